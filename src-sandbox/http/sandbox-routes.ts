@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { EXCHANGE_ADDRESSES, isTestnetAddress, parseWalletAddress } from '../addresses.js';
+import { ADA, ASSETS, MARKETS, USDM, assetByUnit, fromUnits } from '../assets.js';
+import { ErrorCode, SandboxError } from '../errors.js';
+import { MIN_FUNDS_LOVELACE, MIN_ORDER_LOVELACE, WITHDRAWAL_FEE_LOVELACE } from '../exchange.js';
+import type { L1Utxo } from '../l1-ledger.js';
+import { inputUtxo } from '../records.js';
+import type { SandboxCore } from '../sandbox-core.js';
+import { SLOT_ZERO_UNIX_SECONDS } from '../transactions.js';
+import { amountList } from './schemas.js';
+
+/** Most a single faucet payment may carry of one asset, in human units. */
+const FAUCET_MAX = 1_000_000n;
+const FAUCET_DEFAULT = 10_000n;
+
+/** Sandbox-only endpoints: accounts, faucet, L1 UTxOs, network facts, reset, trading lock. */
+export function sandboxRoutes(
+  app: FastifyInstance,
+  core: SandboxCore,
+  facts: { confirmationDelayMs: number; withdrawalDelayMs: number },
+): void {
+  app.post(
+    '/sandbox/accounts',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['address'],
+          additionalProperties: false,
+          properties: {
+            address: { type: 'string' },
+            operation_key_hash: { type: ['string', 'null'], pattern: '^[0-9a-fA-F]{56}$' },
+          },
+        },
+      },
+    },
+    (request) => {
+      const body = request.body as { address: string; operation_key_hash?: string | null };
+      parseWalletAddress(body.address);
+      return core.commit<{ api_key: string; account_id: string }>({
+        t: 'account',
+        at: core.now(),
+        apiKey: randomBytes(16).toString('hex'),
+        address: body.address,
+        operationKeyHash: body.operation_key_hash?.toLowerCase() ?? null,
+      });
+    },
+  );
+
+  app.post(
+    '/sandbox/faucet',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['address'],
+          additionalProperties: false,
+          properties: { address: { type: 'string' }, amount: amountList },
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as {
+        address: string;
+        amount?: { unit: string; quantity: string }[];
+      };
+      if (!isTestnetAddress(body.address)) {
+        throw new SandboxError(ErrorCode.invalidRequest, 'address is not a testnet address');
+      }
+      const amounts: Record<string, string> = {};
+      const requested = body.amount ?? [
+        { unit: ADA.unit, quantity: (FAUCET_DEFAULT * 10n ** 6n).toString() },
+        { unit: USDM.unit, quantity: (FAUCET_DEFAULT * 10n ** 6n).toString() },
+      ];
+      for (const { unit, quantity } of requested) {
+        const asset = assetByUnit(unit);
+        if (!asset) throw new SandboxError(ErrorCode.invalidRequest, `unknown unit ${unit}`);
+        if (!/^[0-9]+$/.test(quantity) || BigInt(quantity) <= 0n) {
+          throw new SandboxError(
+            ErrorCode.invalidRequest,
+            `quantity of ${unit} must be a positive integer`,
+          );
+        }
+        if (BigInt(quantity) > FAUCET_MAX * 10n ** BigInt(asset.decimals)) {
+          throw new SandboxError(
+            ErrorCode.invalidRequest,
+            `the faucet pays at most ${FAUCET_MAX} ${asset.name} at a time`,
+          );
+        }
+        amounts[unit] = (BigInt(amounts[unit] ?? '0') + BigInt(quantity)).toString();
+      }
+      const utxo = await core.commit<L1Utxo>({
+        t: 'faucet',
+        at: core.now(),
+        address: body.address,
+        amounts,
+      });
+      return inputUtxo(utxo);
+    },
+  );
+
+  app.get<{ Querystring: { address?: string } }>('/sandbox/utxos', async (request) => {
+    const address = request.query.address;
+    if (address === undefined || !isTestnetAddress(address)) {
+      throw new SandboxError(ErrorCode.invalidRequest, 'address must be a testnet address');
+    }
+    await core.synced();
+    return core.current().l1.at(address).map(inputUtxo);
+  });
+
+  app.get('/sandbox/network', async () => {
+    const rules = core.exchange.rules;
+    return {
+      network: 'sandbox',
+      network_id: 0,
+      slot_zero_unix_seconds: SLOT_ZERO_UNIX_SECONDS,
+      assets: ASSETS.map((a) => ({
+        asset: a.name,
+        unit: a.unit,
+        asset_unit: a.balanceUnit,
+        decimals: a.decimals,
+      })),
+      markets: MARKETS.map((m) => ({
+        symbol: m.symbol,
+        base: m.base.name,
+        quote: m.quote.name,
+        base_unit: m.base.unit,
+        quote_unit: m.quote.unit,
+        price_decimals: m.priceDecimals,
+        quantity_decimals: m.quantityDecimals,
+      })),
+      commission_rate_bp: rules.commissionBp,
+      max_open_orders: rules.maxOpenOrders,
+      price_band_bp: rules.priceBandBp,
+      min_order_ada_equivalent: fromUnits(MIN_ORDER_LOVELACE, 6),
+      min_deposit_lovelace: MIN_FUNDS_LOVELACE.toString(),
+      min_withdrawal_lovelace: MIN_FUNDS_LOVELACE.toString(),
+      withdrawal_fee_lovelace: WITHDRAWAL_FEE_LOVELACE.toString(),
+      l1_fee: { min_fee_a: 44, min_fee_b: 155381 },
+      order_ttl_seconds: rules.orderTtlMs / 1000,
+      funds_ttl_seconds: rules.fundsTtlMs / 1000,
+      deposit_confirmation_ms: facts.confirmationDelayMs,
+      withdrawal_delay_ms: facts.withdrawalDelayMs,
+      addresses: EXCHANGE_ADDRESSES,
+    };
+  });
+
+  app.post('/sandbox/reset', async () => {
+    await core.commit({ t: 'reset', at: core.now() });
+    return {};
+  });
+
+  app.post(
+    '/sandbox/trading-lock',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['locked'],
+          additionalProperties: false,
+          properties: { locked: { type: 'boolean' } },
+        },
+      },
+    },
+    async (request) => {
+      const { locked } = request.body as { locked: boolean };
+      await core.commit({ t: 'tradingLock', at: core.now(), locked });
+      return { locked };
+    },
+  );
+}

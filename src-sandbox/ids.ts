@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Deterministic ids: each is a hash of the data folder's salt and a counter, so replaying the
+ * journal hands out exactly the ids the sandbox handed out before.
+ */
+export class IdSequence {
+  constructor(
+    private readonly salt: string,
+    public counter = 0,
+  ) {}
+
+  private digest(): Buffer {
+    return createHash('sha256').update(`${this.salt}:${this.counter++}`).digest();
+  }
+
+  /** A UUID (version 4 layout). */
+  uuid(): string {
+    const b = this.digest();
+    b[6] = ((b[6] as number) & 0x0f) | 0x40;
+    b[8] = ((b[8] as number) & 0x3f) | 0x80;
+    const h = b.toString('hex', 0, 16);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  /** 32 bytes of hex, for synthetic transaction hashes. */
+  hash(): string {
+    return this.digest().toString('hex');
+  }
+}
+
+/** mulberry32: a small seeded generator for the market maker's random walk. */
+export function nextRandom(state: { seed: number }): number {
+  state.seed = (state.seed + 0x6d2b79f5) | 0;
+  let t = state.seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}

@@ -1,0 +1,44 @@
+/** The order build request as the wire carries it (seed 4.2 plus the real service's extras). */
+export interface OrderRequest {
+  symbol: string;
+  side: 'buy' | 'sell';
+  type: 'limit' | 'market';
+  quantity: number;
+  price?: number;
+  limit_slippage?: boolean;
+  max_slippage_basis_point?: number;
+  post_only?: boolean;
+}
+
+/** Amounts by unit with quantities as integer strings, as journal entries store them. */
+export type AmountRecord = Record<string, string>;
+
+/**
+ * Every accepted state change, as appended to the journal. `at` is the time the sandbox
+ * accepted it (ms); replaying the entries in order rebuilds the same state.
+ */
+export type JournalEntry =
+  | { t: 'genesis'; at: number; salt: string; seed: number }
+  | { t: 'account'; at: number; apiKey: string; address: string; operationKeyHash: string | null }
+  | { t: 'faucet'; at: number; address: string; amounts: AmountRecord }
+  | { t: 'orderBuild'; at: number; accountId: string; order: OrderRequest }
+  | { t: 'orderSubmit'; at: number; orderId: string; txId: string }
+  | { t: 'cancelBuild'; at: number; accountId: string; orderId: string }
+  | { t: 'cancelSubmit'; at: number; txId: string }
+  | { t: 'depositBuild'; at: number; accountId: string; amounts: AmountRecord; inputs: string[] }
+  | { t: 'depositSubmit'; at: number; txId: string; confirmAt: number }
+  | { t: 'withdrawalBuild'; at: number; accountId: string; amounts: AmountRecord }
+  | { t: 'withdrawalSubmit'; at: number; txId: string; settleAt: number }
+  | { t: 'marketMaker'; at: number }
+  | { t: 'tradingLock'; at: number; locked: boolean }
+  | { t: 'reset'; at: number };
+
+export function toAmountRecord(amounts: ReadonlyMap<string, bigint>): AmountRecord {
+  const record: AmountRecord = {};
+  for (const [unit, q] of amounts) record[unit] = q.toString();
+  return record;
+}
+
+export function fromAmountRecord(record: AmountRecord): Map<string, bigint> {
+  return new Map(Object.entries(record).map(([unit, q]) => [unit, BigInt(q)]));
+}
