@@ -1,0 +1,76 @@
+import { app, type BrowserWindow, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { createAppServices, consoleLogger, type AppServices } from './app';
+import { bindIpc, eventEmitter } from './ipc';
+import {
+  appOrigin,
+  createMainWindow,
+  handleAppProtocol,
+  hardenSession,
+  hardenWebContents,
+  registerAppScheme,
+  type TrustedOrigin,
+} from './window';
+
+/**
+ * Composition root of the Electron main process: one instance, hardened session and windows,
+ * the services behind the contract, and IPC bound through the one dispatcher.
+ */
+export const main = (): void => {
+  registerAppScheme();
+
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+
+  const logger = consoleLogger('main');
+  const isDevelopment = !app.isPackaged && Boolean(process.env['ELECTRON_RENDERER_URL']);
+  const devServerUrl = isDevelopment ? process.env['ELECTRON_RENDERER_URL'] : undefined;
+  const trusted: TrustedOrigin = devServerUrl
+    ? { protocol: new URL(devServerUrl).protocol, host: new URL(devServerUrl).host }
+    : appOrigin;
+
+  let window: BrowserWindow | null = null;
+  let services: AppServices | null = null;
+  const getWindow = () => window;
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+
+  app.on('window-all-closed', () => app.quit());
+
+  app.on('before-quit', () => {
+    void services?.dispose();
+  });
+
+  void app.whenReady().then(async () => {
+    hardenSession(session.defaultSession);
+    handleAppProtocol(join(import.meta.dirname, '../renderer'));
+    services = await createAppServices({
+      name: app.getName(),
+      version: app.getVersion(),
+      dataDir: app.getPath('userData'),
+      runtime: 'electron',
+      network: 'sandbox',
+      logger,
+      emit: eventEmitter(getWindow),
+    });
+    bindIpc(ipcMain, services.dispatch, getWindow, trusted);
+    window = createMainWindow({
+      preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+      isDevelopment,
+      devServerUrl,
+    });
+    window.on('closed', () => {
+      window = null;
+    });
+  });
+};
+
+main();

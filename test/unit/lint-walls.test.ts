@@ -1,0 +1,42 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/** The house plan's walls between processes are lint rules; these prove they hold. */
+const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
+
+const restrictedImports = async (filePath: string, code: string): Promise<string[]> => {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
+};
+
+describe('the walls of the house', () => {
+  it.each([
+    ['src-renderer/src/x.ts', "import { createAppServices } from '../../src-main/app';"],
+    ['src-renderer/src/x.ts', "import { startSandbox } from '../../src-sandbox';"],
+    ['src-renderer/src/x.ts', "import { readFile } from 'node:fs';"],
+    ['src-renderer/src/x.ts', "import { ipcRenderer } from 'electron';"],
+    ['src-preload/x.ts', "import { createAppServices } from '../src-main/app';"],
+    ['src-preload/x.ts', "import { startSandbox } from '../src-sandbox';"],
+    ['src-sandbox/x.ts', "import { ErrorCode } from '../src-shared/errors';"],
+    ['src-sandbox/x.ts', "import { createAppServices } from '../src-main/app';"],
+    ['src-shared/x.ts', "import { readFile } from 'node:fs';"],
+    ['src-shared/x.ts', "import { app } from 'electron';"],
+    ['src-main/app/x.ts', "import { app } from 'electron';"],
+    ['src-main/wallet/x.ts', "import { safeStorage } from 'electron';"],
+  ])('%s may not: %s', async (file, code) => {
+    expect(await restrictedImports(file, `${code}\nexport {};\n`)).toHaveLength(1);
+  });
+
+  it.each([
+    ['src-main/index.ts', "import { app } from 'electron';"],
+    ['src-main/window.ts', "import { BrowserWindow } from 'electron';"],
+    ['src-main/ipc.ts', "import type { IpcMain } from 'electron';"],
+    ['src-preload/index.ts', "import { contextBridge } from 'electron';"],
+    ['src-renderer/src/x.ts', "import { ErrorCode } from '../../src-shared/errors';"],
+    ['src-main/app/x.ts', "import { ErrorCode } from '../../src-shared/errors';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await restrictedImports(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const electron = vi.hoisted(() => {
+  const appListeners = new Map<string, (...args: unknown[]) => void>();
+  let ready: () => void = () => {};
+  const whenReady = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  return {
+    appListeners,
+    fireReady: () => ready(),
+    app: {
+      requestSingleInstanceLock: vi.fn(() => true),
+      quit: vi.fn(),
+      on: vi.fn((name: string, listener: (...args: unknown[]) => void) =>
+        appListeners.set(name, listener),
+      ),
+      whenReady: vi.fn(() => whenReady),
+      isPackaged: true,
+      getName: () => 'Countersign',
+      getVersion: () => '0.1.0',
+      getPath: vi.fn(() => '/tmp/countersign-test-data'),
+    },
+    ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
+    session: { defaultSession: { id: 'default' } },
+  };
+});
+
+const windowModule = vi.hoisted(() => ({
+  registerAppScheme: vi.fn(),
+  hardenSession: vi.fn(),
+  hardenWebContents: vi.fn(),
+  handleAppProtocol: vi.fn(),
+  createMainWindow: vi.fn(() => ({
+    on: vi.fn(),
+    isMinimized: vi.fn(() => true),
+    restore: vi.fn(),
+    focus: vi.fn(),
+  })),
+  appOrigin: { protocol: 'app:', host: 'countersign' },
+}));
+
+vi.mock('electron', () => ({
+  app: electron.app,
+  ipcMain: electron.ipcMain,
+  session: electron.session,
+  BrowserWindow: vi.fn(),
+}));
+vi.mock('../../../src-main/window', () => windowModule);
+
+beforeEach(() => {
+  vi.resetModules();
+  vi.clearAllMocks();
+  electron.appListeners.clear();
+});
+
+describe('the composition root', () => {
+  it('quits at once when another instance holds the lock, before creating anything', async () => {
+    electron.app.requestSingleInstanceLock.mockReturnValueOnce(false);
+    await import('../../../src-main/index');
+    expect(electron.app.quit).toHaveBeenCalled();
+    expect(electron.app.whenReady).not.toHaveBeenCalled();
+    expect(windowModule.createMainWindow).not.toHaveBeenCalled();
+  });
+
+  it('registers the app:// scheme before the app is ready and hardens every WebContents', async () => {
+    await import('../../../src-main/index');
+    expect(windowModule.registerAppScheme).toHaveBeenCalled();
+    const created = electron.appListeners.get('web-contents-created');
+    const contents = { id: 5 };
+    created?.({}, contents);
+    expect(windowModule.hardenWebContents).toHaveBeenCalledWith(contents);
+  });
+
+  it('on ready: hardens the session, serves app://, binds the contract and opens the window', async () => {
+    await import('../../../src-main/index');
+    electron.fireReady();
+    await vi.waitFor(() => expect(windowModule.createMainWindow).toHaveBeenCalled());
+    expect(windowModule.hardenSession).toHaveBeenCalledWith(electron.session.defaultSession);
+    expect(windowModule.handleAppProtocol).toHaveBeenCalledWith(expect.stringMatching(/renderer$/));
+    const channels = electron.ipcMain.handle.mock.calls.map((call) => call[0]);
+    expect(channels).toContain('app:info');
+    expect(windowModule.createMainWindow).toHaveBeenCalledWith(
+      expect.objectContaining({
+        preloadPath: expect.stringMatching(/preload[/\\]index\.cjs$/),
+        isDevelopment: false,
+      }),
+    );
+  });
+
+  it('brings the existing window forward when a second instance starts', async () => {
+    await import('../../../src-main/index');
+    electron.fireReady();
+    await vi.waitFor(() => expect(windowModule.createMainWindow).toHaveBeenCalled());
+    const window = windowModule.createMainWindow.mock.results[0]?.value as {
+      restore: ReturnType<typeof vi.fn>;
+      focus: ReturnType<typeof vi.fn>;
+    };
+    electron.appListeners.get('second-instance')?.();
+    expect(window.restore).toHaveBeenCalled();
+    expect(window.focus).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,172 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeWebContents } from './electron-mock';
+
+const electron = vi.hoisted(() => ({
+  windows: [] as Array<{ options: Record<string, unknown>; loadURL: ReturnType<typeof vi.fn> }>,
+  openExternal: vi.fn(),
+  registerSchemesAsPrivileged: vi.fn(),
+  protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
+  currentContents: null as unknown,
+}));
+
+vi.mock('electron', () => ({
+  BrowserWindow: vi.fn(function (this: Record<string, unknown>, options: Record<string, unknown>) {
+    const loadURL = vi.fn(async () => {});
+    electron.windows.push({ options, loadURL });
+    Object.assign(this, { webContents: electron.currentContents, loadURL, once: vi.fn() });
+  }),
+  shell: { openExternal: electron.openExternal },
+  protocol: {
+    registerSchemesAsPrivileged: electron.registerSchemesAsPrivileged,
+    handle: vi.fn((scheme: string, handler: (request: Request) => Promise<Response>) =>
+      electron.protocolHandlers.set(scheme, handler),
+    ),
+  },
+}));
+
+const window = await import('../../../src-main/window');
+
+beforeEach(() => {
+  electron.windows.length = 0;
+  electron.openExternal.mockClear();
+  electron.currentContents = fakeWebContents();
+});
+
+describe('the main window', () => {
+  it('isolates the renderer: context isolation, sandbox, no Node, no webview', () => {
+    window.createMainWindow({ preloadPath: '/app/out/preload/index.cjs', isDevelopment: false });
+    const prefs = electron.windows[0]?.options['webPreferences'] as Record<string, unknown>;
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
+  });
+
+  it('loads the UI from app://, never file://', () => {
+    window.createMainWindow({ preloadPath: '/p.cjs', isDevelopment: false });
+    const url = electron.windows[0]?.loadURL.mock.calls[0]?.[0] as string;
+    expect(url).toBe('app://countersign/');
+  });
+
+  it('offers DevTools only in development', () => {
+    window.createMainWindow({ preloadPath: '/p.cjs', isDevelopment: false });
+    window.createMainWindow({
+      preloadPath: '/p.cjs',
+      isDevelopment: true,
+      devServerUrl: 'http://localhost:5173',
+    });
+    const devTools = electron.windows.map(
+      (w) => (w.options['webPreferences'] as Record<string, unknown>)['devTools'],
+    );
+    expect(devTools).toEqual([false, true]);
+    expect(electron.windows[1]?.loadURL).toHaveBeenCalledWith('http://localhost:5173');
+  });
+
+  it('hardens its own WebContents', () => {
+    const contents = fakeWebContents();
+    electron.currentContents = contents;
+    window.createMainWindow({ preloadPath: '/p.cjs', isDevelopment: false });
+    expect(contents.fire('will-navigate')).toBe(true);
+  });
+});
+
+describe('navigation and new windows', () => {
+  it.each(['will-navigate', 'will-redirect', 'will-frame-navigate', 'will-attach-webview'])(
+    'blocks %s',
+    (name) => {
+      const contents = fakeWebContents();
+      window.hardenWebContents(contents as never);
+      expect(contents.fire(name)).toBe(true);
+    },
+  );
+
+  it('denies every new window and opens only allowlisted https links outside', () => {
+    const contents = fakeWebContents();
+    window.hardenWebContents(contents as never);
+    expect(contents.openWindow('https://cardanoscan.io/transaction/abc')).toEqual({
+      action: 'deny',
+    });
+    expect(electron.openExternal).toHaveBeenCalledWith('https://cardanoscan.io/transaction/abc');
+    for (const url of [
+      'http://cardanoscan.io/',
+      'https://evil.example/',
+      'https://cardanoscan.io.evil.example/',
+      'https://user:pass@cardanoscan.io/',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'not a url',
+    ]) {
+      expect(contents.openWindow(url)).toEqual({ action: 'deny' });
+    }
+    expect(electron.openExternal).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('permissions', () => {
+  it('denies every permission request and check', () => {
+    const session = {
+      setPermissionRequestHandler: vi.fn(),
+      setPermissionCheckHandler: vi.fn(),
+      setDevicePermissionHandler: vi.fn(),
+    };
+    window.hardenSession(session as never);
+    const request = session.setPermissionRequestHandler.mock.calls[0]?.[0] as (
+      ...args: unknown[]
+    ) => void;
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation']) {
+      const callback = vi.fn();
+      request({}, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+    }
+    const check = session.setPermissionCheckHandler.mock.calls[0]?.[0] as () => boolean;
+    expect(check()).toBe(false);
+    const device = session.setDevicePermissionHandler.mock.calls[0]?.[0] as () => boolean;
+    expect(device()).toBe(false);
+  });
+});
+
+describe('the app:// protocol', () => {
+  it('is registered as a standard, secure scheme', () => {
+    window.registerAppScheme();
+    expect(electron.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
+    ]);
+  });
+
+  it('serves the renderer with the strict CSP and refuses to leave its folder', async () => {
+    const { mkdtemp, writeFile, mkdir } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const base = await mkdtemp(join(tmpdir(), 'cs-proto-'));
+    const dir = join(base, 'renderer');
+    await mkdir(dir);
+    await writeFile(join(dir, 'index.html'), '<html></html>');
+    await writeFile(join(base, 'secret.txt'), 'secret');
+    window.handleAppProtocol(dir);
+    const handler = electron.protocolHandlers.get('app');
+    if (!handler) throw new Error('no handler');
+
+    const index = await handler(new Request('app://countersign/'));
+    expect(index.status).toBe(200);
+    const csp = index.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe');
+
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%00']) {
+      const response = await handler(new Request(`app://countersign${path}`));
+      expect(response.status, path).toBe(404);
+    }
+    expect((await handler(new Request('app://elsewhere/index.html'))).status).toBe(404);
+  });
+});

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  Money,
+  formatAmount,
+  fromSmallestUnit,
+  moneyFromWire,
+  parseAmount,
+  toSmallestUnit,
+} from '../../../src-shared/money';
+
+describe('money', () => {
+  it('converts human units to the smallest unit exactly, and back', () => {
+    expect(toSmallestUnit(new Money('0.1'), 6)).toBe(100_000n);
+    expect(toSmallestUnit(new Money('123456789.123456'), 6)).toBe(123_456_789_123_456n);
+    expect(fromSmallestUnit(1n, 6).toFixed()).toBe('0.000001');
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 45_000_000_000_000_000n }), (lovelace) => {
+        expect(toSmallestUnit(fromSmallestUnit(lovelace, 6), 6)).toBe(lovelace);
+      }),
+    );
+  });
+
+  it('refuses an amount finer than the asset allows instead of rounding it', () => {
+    expect(() => toSmallestUnit(new Money('1.0000001'), 6)).toThrow(/more than 6 decimal places/);
+  });
+
+  it('reads JSON numbers through their decimal text, not their binary value', () => {
+    expect(moneyFromWire(0.1).plus(moneyFromWire(0.2)).toFixed()).toBe('0.3');
+    expect(moneyFromWire('12.50').toFixed()).toBe('12.5');
+    expect(() => moneyFromWire(Number.NaN)).toThrow();
+    expect(() => moneyFromWire('1e5')).toThrow();
+  });
+
+  it('parses only plain decimals typed by a person', () => {
+    expect(parseAmount(' 10.25 ')?.toFixed()).toBe('10.25');
+    for (const bad of ['', 'abc', '1,5', '1e3', '0x10', '.5', '1.', 'Infinity']) {
+      expect(parseAmount(bad), bad).toBeNull();
+    }
+  });
+
+  it('formats without ever showing more than there is', () => {
+    expect(formatAmount(new Money('1.999999'), 2)).toBe('1.99');
+    expect(formatAmount(new Money('5'), 4)).toBe('5.0000');
+  });
+});
