@@ -1,0 +1,96 @@
+import { expect, test } from './fixtures';
+
+test('the shell shows every section and the app:info travelling from main', async ({
+  page,
+  harness,
+}) => {
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+
+  await page.goto(harness.url);
+  // The token is removed from the address bar as soon as the page has it.
+  expect(page.url()).not.toContain(harness.token);
+
+  const status = page.getByRole('contentinfo', { name: 'Status' });
+  await expect(status).toContainText('Sandbox');
+  await expect(status).toContainText('No wallet');
+  await expect(status).toContainText('v0.1.0');
+
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('button', { name: 'Trade' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('region', { name: 'Order book' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/trade.png' });
+
+  for (const [section, heading] of [
+    ['Orders', 'Orders'],
+    ['Funds', 'Funds'],
+  ] as const) {
+    await nav.getByRole('button', { name: section }).click();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(nav.getByRole('button', { name: section })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await page.screenshot({ path: `test-results/screens/${section.toLowerCase()}.png` });
+  }
+
+  await nav.getByRole('button', { name: 'Settings' }).click();
+  const about = page.getByTestId('app-info');
+  await expect(about).toContainText('Countersign');
+  await expect(about).toContainText('0.1.0');
+  await expect(about).toContainText(harness.services.handlers ? 'Browser test harness' : '');
+  const info = await harness.services.handlers.app.info(undefined);
+  await expect(about).toContainText(info.dataDir);
+  await page.screenshot({ path: 'test-results/screens/settings.png' });
+
+  // The section survives a reload: it lives in the fragment, not in memory.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the theme switches between light and dark and is remembered', async ({ page, harness }) => {
+  await page.goto(`${harness.url}#/settings`);
+  const html = page.locator('html');
+  await page.getByText('Light', { exact: true }).click();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe('rgb(244, 246, 249)');
+  await page.screenshot({ path: 'test-results/screens/settings-light.png' });
+
+  await page.reload();
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  await page.getByText('Dark', { exact: true }).click();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+    'rgb(13, 17, 23)',
+  );
+});
+
+test('the renderer has no network: the CSP blocks any fetch it tries', async ({
+  page,
+  harness,
+}) => {
+  await page.goto(harness.url);
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Sandbox');
+  const outcome = await page.evaluate(async () => {
+    try {
+      await fetch('http://127.0.0.1:9/anything');
+      return 'fetched';
+    } catch {
+      return 'blocked';
+    }
+  });
+  expect(outcome).toBe('blocked');
+});
+
+test('a page without the token gets no api and says what to do', async ({ page, harness }) => {
+  await page.goto(harness.origin);
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(
+    'Open the address the harness printed',
+  );
+});
