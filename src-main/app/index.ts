@@ -3,7 +3,17 @@ import type { NetworkName } from '../../src-shared/network';
 import { AppInfoService } from './app-info';
 import { createDispatcher, type Dispatch } from './dispatcher';
 import type { Logger } from './logger';
-import { noWalletYet, type SessionStatusSource } from './session';
+import {
+  KeychainSecretStore,
+  SessionSettings,
+  UnlockAttempts,
+  WalletBook,
+  WalletSecrets,
+  type ScryptCost,
+  type SecretStore,
+} from '../wallet';
+import { SessionService } from './session';
+import { WalletService } from './wallet';
 
 export interface AppConfig {
   name: string;
@@ -14,11 +24,18 @@ export interface AppConfig {
   logger: Logger;
   /** Pushes an event to the renderer (Electron: webContents.send; harness: WebSocket). */
   emit: EmitEvent;
+  /** Where sealed secrets are kept; the OS keychain unless a test or the harness gives another. */
+  secretStore?: SecretStore;
+  /** scrypt cost of the vault; production cost unless a test lowers it. */
+  vaultCost?: ScryptCost;
 }
 
 export interface AppServices {
   handlers: Handlers;
   dispatch: Dispatch;
+  /** The trading session: `lockNow(reason)` for suspend and screen lock. */
+  session: SessionService;
+  wallet: WalletService;
   dispose(): Promise<void>;
 }
 
@@ -34,17 +51,49 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     runtime: config.runtime,
     network: () => config.network,
   });
-  const session: SessionStatusSource = noWalletYet;
+  const book = new WalletBook(config.dataDir);
+  const secrets = new WalletSecrets(
+    config.secretStore ?? new KeychainSecretStore(),
+    config.vaultCost,
+  );
+  const session = new SessionService({
+    book,
+    secrets,
+    attempts: new UnlockAttempts(config.dataDir),
+    settings: new SessionSettings(config.dataDir),
+    emit: config.emit,
+  });
+  const wallet = new WalletService({ book, secrets, session, network: () => config.network });
 
   const handlers: Handlers = {
     app: { info: async () => appInfo.info() },
-    session: { status: async () => session.status() },
+    session: {
+      status: () => session.status(),
+      unlock: ({ password }) => session.unlock(password),
+      lock: () => session.lock('user'),
+      setAutoLock: ({ autoLock }) => session.setAutoLock(autoLock),
+    },
+    wallet: {
+      list: () => wallet.list(),
+      create: (request) => wallet.create(request),
+      confirmCreate: (request) => wallet.confirmCreate(request),
+      restore: (request) => wallet.restore(request),
+      importWatchOnly: (request) => wallet.importWatchOnly(request),
+      select: (request) => wallet.select(request),
+      rename: (request) => wallet.rename(request),
+      remove: (request) => wallet.remove(request),
+      addresses: (request) => wallet.addresses(request),
+    },
   };
 
   return {
     handlers,
     dispatch: createDispatcher(handlers, config.logger),
-    dispose: async () => {},
+    session,
+    wallet,
+    dispose: async () => {
+      session.lockNow('shutdown');
+    },
   };
 };
 

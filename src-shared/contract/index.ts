@@ -8,6 +8,7 @@ import type {
 } from './define';
 import { app } from './app';
 import { session, sessionEvents } from './session';
+import { wallet } from './wallet';
 import type { Result } from '../result';
 
 /**
@@ -18,6 +19,7 @@ import type { Result } from '../result';
 export const contract = {
   app,
   session,
+  wallet,
 } as const satisfies ContractShape;
 
 /** Every event main may push to the renderer. */
@@ -76,4 +78,11 @@ export type Handlers = {
 export type EmitEvent = <E extends EventName>(name: E, payload: PayloadOf<Events[E]>) => void;
 
 export type { AppInfo } from './app';
-export type { SessionStatus, LockState } from './session';
+export type { SessionStatus, LockState, AutoLock, LockReason } from './session';
+export type {
+  WalletSummary,
+  WalletList,
+  WalletKind,
+  NewRecoveryPhrase,
+  WalletAddresses,
+} from './wallet';

@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  NewRecoveryPhrase,
+  WalletAddresses,
+  WalletList,
+  WalletSummary,
+} from '../../src-shared/contract';
+import { AppError, ErrorCode } from '../../src-shared/errors';
+import { NETWORK_IDS, type NetworkName } from '../../src-shared/network';
+import {
+  accountKeyOf,
+  accountPublicKeyToBech32,
+  addressesOf,
+  checkRecoveryPhrase,
+  cleanWalletName,
+  cryptoIsReady,
+  decryptExchangeOperationKey,
+  generateOperationKey,
+  newRecoveryPhrase,
+  newWalletId,
+  parseAccountPublicKey,
+  pickWordsToConfirm,
+  recoveryPhraseEntropy,
+  requireStrongPassword,
+  rootKeyFromEntropy,
+  SigningKey,
+  type SealedSecrets,
+  type WalletBook,
+  type WalletRecord,
+  type WalletSecrets,
+} from '../wallet';
+import type { SessionService } from './session';
+
+/**
+ * The trader's wallets behind the `wallet:*` operations: create (24 words shown once, confirmed by
+ * re-typing some), restore, watch-only import, select, rename, remove, addresses. Every new wallet
+ * gets its own operation key, generated here and sealed with the spending password.
+ */
+export interface WalletServiceDeps {
+  book: WalletBook;
+  secrets: WalletSecrets;
+  session: SessionService;
+  network: () => NetworkName;
+  now?: () => number;
+}
+
+interface PendingCreation {
+  creationId: string;
+  words: string[];
+  confirmPositions: number[];
+  record: WalletRecord;
+  sealed: SealedSecrets;
+  expiresAt: number;
+}
+
+/** How long a shown phrase waits for its confirmation. */
+const CREATION_TTL_MS = 30 * 60_000;
+
+export class WalletService {
+  #pending: PendingCreation | null = null;
+
+  constructor(private readonly deps: WalletServiceDeps) {}
+
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  #summary(record: WalletRecord, activeWalletId: string | null): WalletSummary {
+    return {
+      id: record.id,
+      name: record.name,
+      kind: record.kind,
+      active: record.id === activeWalletId,
+      operationKeyHash: record.operationKeyHash,
+      createdAt: record.createdAt,
+    };
+  }
+
+  async #summaryOf(walletId: string): Promise<WalletSummary> {
+    const { activeWalletId } = await this.deps.book.list();
+    return this.#summary(await this.deps.book.get(walletId), activeWalletId);
+  }
+
+  async list(): Promise<WalletList> {
+    const { wallets, activeWalletId } = await this.deps.book.list();
+    return { wallets: wallets.map((w) => this.#summary(w, activeWalletId)), activeWalletId };
+  }
+
+  async #assertNotPresent(accountPublicKey: string): Promise<void> {
+    const { wallets } = await this.deps.book.list();
+    const same = wallets.find((w) => w.accountPublicKey === accountPublicKey);
+    if (same) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This wallet is already here, as "${same.name}". Select it in the wallet list instead.`,
+      );
+    }
+  }
+
+  /** Seals a new wallet's secrets and describes it; nothing is written yet. */
+  async #prepare(
+    name: string,
+    password: string,
+    kind: WalletRecord['kind'],
+    accountPublicKey: string,
+    entropy: Uint8Array | undefined,
+  ): Promise<{ record: WalletRecord; sealed: SealedSecrets }> {
+    const id = newWalletId();
+    const operationKey = generateOperationKey();
+    try {
+      const operationKeyHash = new SigningKey(Buffer.from(operationKey)).keyHash;
+      const sealed = await this.deps.secrets.seal(id, password, {
+        operationKey,
+        ...(entropy ? { entropy } : {}),
+      });
+      const record: WalletRecord = {
+        id,
+        name,
+        kind,
+        accountPublicKey,
+        operationKeyHash,
+        createdAt: new Date(this.#now()).toISOString(),
+      };
+      return { record, sealed };
+    } finally {
+      operationKey.fill(0);
+    }
+  }
+
+  async #store(record: WalletRecord, sealed: SealedSecrets): Promise<WalletSummary> {
+    await this.deps.book.assertNameFree(record.name);
+    await this.deps.secrets.write(sealed);
+    try {
+      await this.deps.book.add(record);
+    } catch (error) {
+      await this.deps.secrets.removeAll(record.id).catch(() => undefined);
+      throw error;
+    }
+    await this.deps.session.walletChanged();
+    return this.#summaryOf(record.id);
+  }
+
+  #accountKeyHex(entropy: Uint8Array): string {
+    const root = rootKeyFromEntropy(entropy);
+    const account = accountKeyOf(root);
+    const hex = account.toPublic().hex();
+    root.bytes().fill(0);
+    account.bytes().fill(0);
+    return hex;
+  }
+
+  async create(request: { name: string; password: string }): Promise<NewRecoveryPhrase> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    await this.deps.book.assertNameFree(name);
+    const words = newRecoveryPhrase();
+    const entropy = recoveryPhraseEntropy(words);
+    try {
+      const { record, sealed } = await this.#prepare(
+        name,
+        request.password,
+        'full',
+        this.#accountKeyHex(entropy),
+        entropy,
+      );
+      const confirmPositions = pickWordsToConfirm(words.length, 3);
+      this.#pending = {
+        creationId: randomUUID(),
+        words,
+        confirmPositions,
+        record,
+        sealed,
+        expiresAt: this.#now() + CREATION_TTL_MS,
+      };
+      return { creationId: this.#pending.creationId, words: [...words], confirmPositions };
+    } finally {
+      entropy.fill(0);
+    }
+  }
+
+  async confirmCreate(request: {
+    creationId: string;
+    words: Array<{ position: number; word: string }>;
+  }): Promise<WalletSummary> {
+    const pending = this.#pending;
+    if (!pending || pending.creationId !== request.creationId || pending.expiresAt < this.#now()) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'This recovery phrase is no longer waiting for confirmation. Start the wallet creation again.',
+      );
+    }
+    for (const position of pending.confirmPositions) {
+      const typed = request.words
+        .find((w) => w.position === position)
+        ?.word.trim()
+        .toLowerCase();
+      if (typed !== pending.words[position - 1]) {
+        throw new AppError(
+          ErrorCode.InvalidMnemonic,
+          `Word ${position} does not match the phrase shown. Check your written copy and type it again.`,
+        );
+      }
+    }
+    this.#pending = null;
+    pending.words.fill('');
+    return this.#store(pending.record, pending.sealed);
+  }
+
+  async restore(request: {
+    name: string;
+    words: string | string[];
+    password: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    const words = checkRecoveryPhrase(request.words);
+    const entropy = recoveryPhraseEntropy(words);
+    try {
+      const accountPublicKey = this.#accountKeyHex(entropy);
+      await this.#assertNotPresent(accountPublicKey);
+      await this.deps.book.assertNameFree(name);
+      const { record, sealed } = await this.#prepare(
+        name,
+        request.password,
+        'full',
+        accountPublicKey,
+        entropy,
+      );
+      return await this.#store(record, sealed);
+    } finally {
+      entropy.fill(0);
+    }
+  }
+
+  async importWatchOnly(request: {
+    name: string;
+    accountPublicKey: string;
+    password: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    const accountPublicKey = parseAccountPublicKey(request.accountPublicKey).hex();
+    await this.#assertNotPresent(accountPublicKey);
+    await this.deps.book.assertNameFree(name);
+    const { record, sealed } = await this.#prepare(
+      name,
+      request.password,
+      'watch-only',
+      accountPublicKey,
+      undefined,
+    );
+    return this.#store(record, sealed);
+  }
+
+  async select(request: { walletId: string }): Promise<WalletSummary> {
+    const before = (await this.deps.book.list()).activeWalletId;
+    await this.deps.book.select(request.walletId);
+    if (before !== request.walletId) await this.deps.session.walletChanged();
+    return this.#summaryOf(request.walletId);
+  }
+
+  async rename(request: { walletId: string; name: string }): Promise<WalletSummary> {
+    await this.deps.book.rename(request.walletId, cleanWalletName(request.name));
+    const active = (await this.deps.book.list()).activeWalletId;
+    if (active === request.walletId) await this.deps.session.refresh();
+    return this.#summaryOf(request.walletId);
+  }
+
+  async remove(request: { walletId: string; confirmName: string }): Promise<WalletList> {
+    const wallet = await this.deps.book.get(request.walletId);
+    if (request.confirmName.trim().toLowerCase() !== wallet.name.toLowerCase()) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `Type the wallet's name, "${wallet.name}", to confirm its removal. Nothing was removed.`,
+      );
+    }
+    const wasActive = (await this.deps.book.list()).activeWalletId === wallet.id;
+    if (wasActive) await this.deps.session.lock('wallet-changed');
+    await this.deps.secrets.removeAll(wallet.id);
+    await this.deps.book.remove(wallet.id);
+    if (wasActive) await this.deps.session.walletChanged();
+    return this.list();
+  }
+
+  async addresses(request: { walletId?: string | undefined }): Promise<WalletAddresses> {
+    await cryptoIsReady();
+    const wallet = request.walletId
+      ? await this.deps.book.get(request.walletId)
+      : await this.deps.book.active();
+    if (!wallet) {
+      throw new AppError(
+        ErrorCode.WalletNotFound,
+        'There is no wallet yet. Create or restore one first.',
+      );
+    }
+    const network = this.deps.network();
+    const account = parseAccountPublicKey(wallet.accountPublicKey);
+    return {
+      walletId: wallet.id,
+      network,
+      ...addressesOf(account, NETWORK_IDS[network]),
+      accountPublicKey: accountPublicKeyToBech32(account),
+    };
+  }
+
+  /**
+   * Replaces the active wallet's operation key with the exchange's copy (`GET
+   * /accounts/operation-key` on a real deployment): decrypted with the trading password, checked
+   * against the key hash the exchange states, sealed with the spending password.
+   */
+  async importExchangeOperationKey(request: {
+    walletId: string;
+    encryptedOperationKey: string;
+    operationKeyHash: string;
+    tradingPassword: string;
+    spendingPassword: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const wallet = await this.deps.book.get(request.walletId);
+    const raw = await decryptExchangeOperationKey(
+      request.encryptedOperationKey,
+      request.tradingPassword,
+    );
+    const key = new SigningKey(Buffer.from(raw));
+    try {
+      if (key.keyHash !== request.operationKeyHash.toLowerCase()) {
+        throw new AppError(
+          ErrorCode.VaultCorrupted,
+          'The operation key from the exchange does not match the key hash it states. Nothing was changed; contact the exchange.',
+        );
+      }
+      await this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw);
+      await this.deps.book.replaceOperationKeyHash(wallet.id, key.keyHash);
+    } finally {
+      raw.fill(0);
+      key.wipe();
+    }
+    await this.deps.session.walletChanged();
+    return this.#summaryOf(wallet.id);
+  }
+}

@@ -1,0 +1,103 @@
+import { AppError, ErrorCode } from '../../src-shared/errors';
+import { accountKeyOf, paymentSigningKeyOf, rootKeyFromEntropy } from './derivation';
+import type { SecretStore } from './secret-store';
+import { SigningKey } from './signing-key';
+import { openSecret, PRODUCTION_SCRYPT_COST, sealSecret, type ScryptCost } from './vault';
+import { walletEntry } from './wallet-book';
+
+/**
+ * A wallet's secrets in the keychain, each sealed with the spending password: the recovery
+ * phrase's entropy (full wallets only) and the operation key. Opening one gives a key the caller
+ * must wipe.
+ */
+export interface SealedSecrets {
+  readonly entries: ReadonlyArray<readonly [entry: string, blob: string]>;
+}
+
+const missing = (what: string): AppError =>
+  new AppError(
+    ErrorCode.VaultCorrupted,
+    `The ${what} of this wallet is missing from the system keychain. Nothing was changed; ` +
+      'restore the wallet from its recovery phrase to store it again.',
+  );
+
+export class WalletSecrets {
+  constructor(
+    private readonly store: SecretStore,
+    private readonly cost: ScryptCost = PRODUCTION_SCRYPT_COST,
+  ) {}
+
+  /** Seals a new wallet's secrets without writing them (nothing reaches the keychain yet). */
+  async seal(
+    walletId: string,
+    password: string,
+    secrets: { entropy?: Uint8Array; operationKey: Uint8Array },
+  ): Promise<SealedSecrets> {
+    const entries: Array<readonly [string, string]> = [];
+    if (secrets.entropy) {
+      const entry = walletEntry(walletId, 'root');
+      entries.push([entry, await sealSecret(secrets.entropy, password, entry, this.cost)]);
+    }
+    const entry = walletEntry(walletId, 'operation-key');
+    entries.push([entry, await sealSecret(secrets.operationKey, password, entry, this.cost)]);
+    return { entries };
+  }
+
+  /** Writes sealed secrets; refuses to overwrite anything already stored under those names. */
+  async write(sealed: SealedSecrets): Promise<void> {
+    for (const [entry] of sealed.entries) {
+      if ((await this.store.read(entry)) !== null) {
+        throw new AppError(
+          ErrorCode.Internal,
+          'A key is already stored under this wallet id; nothing was overwritten. Try again.',
+        );
+      }
+    }
+    const written: string[] = [];
+    try {
+      for (const [entry, blob] of sealed.entries) {
+        await this.store.write(entry, blob);
+        written.push(entry);
+      }
+    } catch (error) {
+      for (const entry of written) await this.store.remove(entry).catch(() => false);
+      throw error;
+    }
+  }
+
+  async #open(walletId: string, secret: 'root' | 'operation-key', password: string) {
+    const entry = walletEntry(walletId, secret);
+    const what = secret === 'root' ? 'wallet key' : 'trading key';
+    const blob = await this.store.read(entry);
+    if (blob === null) throw missing(what);
+    return openSecret(blob, password, entry, what);
+  }
+
+  async openOperationKey(walletId: string, password: string): Promise<SigningKey> {
+    return new SigningKey(await this.#open(walletId, 'operation-key', password));
+  }
+
+  /** The payment key m/1852'/1815'/0'/0/0 of a full wallet, for one deposit or withdrawal. */
+  async openPaymentKey(walletId: string, password: string): Promise<SigningKey> {
+    const entropy = await this.#open(walletId, 'root', password);
+    const root = rootKeyFromEntropy(entropy);
+    entropy.fill(0);
+    const account = accountKeyOf(root);
+    root.bytes().fill(0);
+    const key = Buffer.from(paymentSigningKeyOf(account));
+    account.bytes().fill(0);
+    return new SigningKey(key);
+  }
+
+  /** Replaces the operation key after checking the password opens the current one. */
+  async replaceOperationKey(walletId: string, password: string, key: Uint8Array): Promise<void> {
+    (await this.openOperationKey(walletId, password)).wipe();
+    const entry = walletEntry(walletId, 'operation-key');
+    await this.store.write(entry, await sealSecret(key, password, entry, this.cost));
+  }
+
+  async removeAll(walletId: string): Promise<void> {
+    await this.store.remove(walletEntry(walletId, 'root'));
+    await this.store.remove(walletEntry(walletId, 'operation-key'));
+  }
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { operation } from './define';
+
+/**
+ * The trader's wallets. Responses carry only public data: the 24 words cross exactly once, in
+ * the answer to `create`; passwords travel only in requests.
+ */
+export const WalletKind = z.enum(['full', 'watch-only']);
+export type WalletKind = z.infer<typeof WalletKind>;
+
+export interface WalletSummary {
+  id: string;
+  name: string;
+  kind: WalletKind;
+  active: boolean;
+  /** Key hash of the wallet's trading key, to register with the exchange. */
+  operationKeyHash: string;
+  createdAt: string;
+}
+
+export interface WalletList {
+  wallets: WalletSummary[];
+  activeWalletId: string | null;
+}
+
+export interface NewRecoveryPhrase {
+  /** Pass back to `confirmCreate`. */
+  creationId: string;
+  /** The 24 words, shown once. */
+  words: string[];
+  /** 1-based positions of the words the trader must re-type. */
+  confirmPositions: number[];
+}
+
+export interface WalletAddresses {
+  walletId: string;
+  network: 'sandbox' | 'staging' | 'production';
+  /** Base address (payment key 0/0, stake key 2/0) on the app's network. */
+  baseAddress: string;
+  paymentKeyHash: string;
+  stakeKeyHash: string;
+  /** The account public key, `acct_xvk1…` (public, safe to show and export). */
+  accountPublicKey: string;
+}
+
+const name = z.string().min(1).max(60);
+const password = z.string().min(1).max(1024);
+const walletId = z.string().uuid();
+
+export const wallet = {
+  list: operation<WalletList>().request(z.undefined()),
+  /** Makes a new 24-word phrase; nothing is stored until `confirmCreate`. */
+  create: operation<NewRecoveryPhrase>().request(z.object({ name, password })),
+  confirmCreate: operation<WalletSummary>().request(
+    z.object({
+      creationId: z.string().uuid(),
+      words: z
+        .array(z.object({ position: z.number().int().min(1).max(24), word: z.string().max(20) }))
+        .min(1)
+        .max(24),
+    }),
+  ),
+  restore: operation<WalletSummary>().request(
+    z.object({
+      name,
+      words: z.union([z.string().max(400), z.array(z.string().max(20)).max(30)]),
+      password,
+    }),
+  ),
+  importWatchOnly: operation<WalletSummary>().request(
+    z.object({ name, accountPublicKey: z.string().min(1).max(300), password }),
+  ),
+  select: operation<WalletSummary>().request(z.object({ walletId })),
+  rename: operation<WalletSummary>().request(z.object({ walletId, name })),
+  /** Deletes the wallet's keys from this machine; the trader re-types the name to confirm. */
+  remove: operation<WalletList>().request(z.object({ walletId, confirmName: z.string().max(60) })),
+  addresses: operation<WalletAddresses>().request(z.object({ walletId: walletId.optional() })),
+} as const;
