@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../../../src-main/app/dispatcher';
 import { silentLogger } from '../../../src-main/app/logger';
-import type { Handlers } from '../../../src-shared/contract';
 import { ErrorCode } from '../../../src-shared/errors';
+import { partialHandlers } from './partial-handlers';
 
 const handlers = {
   app: {
@@ -15,10 +15,10 @@ const handlers = {
     })),
   },
   session: { status: vi.fn(async () => ({ state: 'no-wallet' as const, walletName: null })) },
-} satisfies Handlers;
+};
 
 describe('the dispatcher', () => {
-  const dispatch = createDispatcher(handlers, silentLogger);
+  const dispatch = createDispatcher(partialHandlers(handlers), silentLogger);
 
   it.each([
     'app:missing',

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { channels, type Handlers } from '../../../src-shared/contract';
+import { channels } from '../../../src-shared/contract';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { partialHandlers } from './partial-handlers';
 import { createDispatcher } from '../../../src-main/app/dispatcher';
 import type { Logger } from '../../../src-main/app/logger';
 import { fakeWebContents } from './electron-mock';
@@ -34,13 +35,13 @@ const makeHandlers = () => {
     runtime: 'electron' as const,
   }));
   const status = vi.fn(async () => ({ state: 'no-wallet' as const, walletName: null }));
-  return { app: { info }, session: { status } } satisfies Handlers;
+  return { app: { info }, session: { status } };
 };
 
-const logger = (): Logger & { error: ReturnType<typeof vi.fn> } => ({
-  info: vi.fn(),
-  warn: vi.fn(),
-  error: vi.fn(),
+const logger = () => ({
+  info: vi.fn<Logger['info']>(),
+  warn: vi.fn<Logger['warn']>(),
+  error: vi.fn<Logger['error']>(),
 });
 
 /** Our window, with its main frame showing app://countersign/. */
@@ -74,7 +75,12 @@ describe('bindIpc', () => {
     handlers = makeHandlers();
     log = logger();
     window = ourWindow();
-    bindIpc(ipcMain as never, createDispatcher(handlers, log), () => window as never, appOrigin);
+    bindIpc(
+      ipcMain as never,
+      createDispatcher(partialHandlers(handlers), log),
+      () => window as never,
+      appOrigin,
+    );
   });
 
   const invoke = (channel: string, event: unknown, payload?: unknown) => {
@@ -152,7 +158,12 @@ describe('bindIpc', () => {
   it('refuses everything once the window is gone', async () => {
     const gone = { ...window, isDestroyed: () => true };
     const ipc = makeIpcMain();
-    bindIpc(ipc as never, createDispatcher(handlers, log), () => gone as never, appOrigin);
+    bindIpc(
+      ipc as never,
+      createDispatcher(partialHandlers(handlers), log),
+      () => gone as never,
+      appOrigin,
+    );
     const listener = ipc.handlers.get('app:info');
     expect(await listener?.(eventFrom(window))).toMatchObject({ ok: false });
     expect(handlers.app.info).not.toHaveBeenCalled();
@@ -160,7 +171,12 @@ describe('bindIpc', () => {
 
   it('unbinds every channel', () => {
     const ipc = makeIpcMain();
-    const unbind = bindIpc(ipc as never, createDispatcher(handlers, log), () => null, appOrigin);
+    const unbind = bindIpc(
+      ipc as never,
+      createDispatcher(partialHandlers(handlers), log),
+      () => null,
+      appOrigin,
+    );
     unbind();
     expect(ipc.handlers.size).toBe(0);
   });
