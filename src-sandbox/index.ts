@@ -5,7 +5,7 @@ import { marketRoutes } from './http/market-routes.js';
 import { orderRoutes } from './http/order-routes.js';
 import type { RateLimit } from './http/rate-limit.js';
 import { sandboxRoutes } from './http/sandbox-routes.js';
-import { createServer } from './http/server.js';
+import { createServer, type InjectedFailures } from './http/server.js';
 import { SandboxCore } from './sandbox-core.js';
 
 export type { RateLimit } from './http/rate-limit.js';
@@ -54,14 +54,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const withdrawalDelayMs = options.withdrawalDelayMs ?? 5000;
   const core = await SandboxCore.open(options.dataDir, options.seed ?? 1, options.rules ?? {});
   let closing = false;
+  const failures: InjectedFailures = { code: 5000, remaining: 0 };
   const app = createServer(
     { rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, logger: options.logger ?? false },
     () => closing,
+    failures,
   );
   orderRoutes(app, core);
   fundsRoutes(app, core, { confirmationDelayMs, withdrawalDelayMs });
   marketRoutes(app, core);
-  sandboxRoutes(app, core, { confirmationDelayMs, withdrawalDelayMs });
+  sandboxRoutes(app, core, { confirmationDelayMs, withdrawalDelayMs }, failures);
 
   let timer: NodeJS.Timeout | undefined;
   if (options.marketMaker ?? true) {

@@ -9,6 +9,7 @@ import { inputUtxo } from '../records.js';
 import type { SandboxCore } from '../sandbox-core.js';
 import { SLOT_ZERO_UNIX_SECONDS } from '../transactions.js';
 import { amountList } from './schemas.js';
+import type { InjectedFailures } from './server.js';
 
 /** Most a single faucet payment may carry of one asset, in human units. */
 const FAUCET_MAX = 1_000_000n;
@@ -19,6 +20,7 @@ export function sandboxRoutes(
   app: FastifyInstance,
   core: SandboxCore,
   facts: { confirmationDelayMs: number; withdrawalDelayMs: number },
+  failures: InjectedFailures,
 ): void {
   app.post(
     '/sandbox/accounts',
@@ -97,6 +99,40 @@ export function sandboxRoutes(
         amounts,
       });
       return inputUtxo(utxo);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/sandbox/accounts/:id', async (request) => {
+    await core.synced();
+    const account = core.current().account(request.params.id);
+    return {
+      account_id: account.id,
+      address: account.wallet.bech32,
+      operation_key_hash: account.operationKeyHash,
+      exchange_address: account.wallet.exchangeAddress,
+    };
+  });
+
+  app.post(
+    '/sandbox/fail-next',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['code'],
+          additionalProperties: false,
+          properties: {
+            code: { type: 'integer', enum: [5000, 5001, 5002] },
+            count: { type: 'integer', minimum: 0, maximum: 1000 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as { code: 5000 | 5001 | 5002; count?: number };
+      failures.code = body.code;
+      failures.remaining = body.count ?? 1;
+      return { code: failures.code, count: failures.remaining };
     },
   );
 

@@ -14,6 +14,12 @@ export interface ServerOptions {
   logger: boolean;
 }
 
+/** Injected failures: the next `remaining` trading-API requests answer `code`. */
+export interface InjectedFailures {
+  code: 5000 | 5001 | 5002;
+  remaining: number;
+}
+
 /** The account behind the request's `x-api-key` (any letter case), or 401 / 4010. */
 export function authenticate(core: SandboxCore) {
   return async (request: FastifyRequest): Promise<void> => {
@@ -28,7 +34,11 @@ export function authenticate(core: SandboxCore) {
  * The HTTP shell: JSON bodies (an empty body allowed on DELETE), the real error shape for every
  * refusal, the plain-text 404, rate limiting, and 5001 once the sandbox is closing.
  */
-export function createServer(options: ServerOptions, isClosing: () => boolean): FastifyInstance {
+export function createServer(
+  options: ServerOptions,
+  isClosing: () => boolean,
+  failures: InjectedFailures,
+): FastifyInstance {
   const app = Fastify({
     logger: options.logger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
@@ -57,6 +67,17 @@ export function createServer(options: ServerOptions, isClosing: () => boolean): 
     }
   });
   if (options.rateLimit) limitRequestRate(app, options.rateLimit);
+  app.addHook('onRequest', async (request) => {
+    if (failures.remaining > 0 && !request.url.startsWith('/sandbox/')) {
+      failures.remaining--;
+      const messages = {
+        5000: 'internal error (injected)',
+        5001: 'temporarily unavailable (injected)',
+        5002: 'trading locked, retry later (injected)',
+      };
+      throw new SandboxError(failures.code, messages[failures.code]);
+    }
+  });
 
   app.setErrorHandler((error: FastifyError | SandboxError, request, reply) => {
     if (error instanceof SandboxError) {
