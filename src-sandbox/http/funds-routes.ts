@@ -27,7 +27,7 @@ export interface FundsDelays {
 export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: FundsDelays): void {
   const auth = authenticate(core);
 
-  app.get('/accounts/balance', { preHandler: auth }, async (request) => {
+  app.get('/accounts/balance', { onRequest: auth }, async (request) => {
     await core.synced();
     return balanceEntries(core.current(), request.accountId);
   });
@@ -35,7 +35,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
   app.post(
     '/accounts/deposit/build',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         body: {
           type: 'object',
@@ -85,7 +85,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
 
   app.post(
     '/accounts/deposit/submit',
-    { preHandler: auth, schema: { body: signedTxBody } },
+    { onRequest: auth, schema: { body: signedTxBody } },
     (request) => {
       const signed = parseSignedTx((request.body as { signed_tx: string }).signed_tx);
       const at = core.now();
@@ -103,7 +103,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
   app.post(
     '/accounts/withdrawal/build',
     {
-      preHandler: auth,
+      onRequest: auth,
       schema: {
         body: {
           type: 'object',
@@ -127,7 +127,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
 
   app.post(
     '/accounts/withdrawal/submit',
-    { preHandler: auth, schema: { body: signedTxBody } },
+    { onRequest: auth, schema: { body: signedTxBody } },
     (request) => {
       const signed = parseSignedTx((request.body as { signed_tx: string }).signed_tx);
       const at = core.now();

@@ -68,7 +68,7 @@ export function marketRoutes(app: FastifyInstance, core: SandboxCore): void {
     >();
     for (const trade of core.current().engine.trades(m.symbol)) {
       const seconds = Math.floor(trade.at / 1000);
-      if (seconds < start || seconds >= end) continue;
+      if (seconds < start || seconds > end) continue;
       const t = seconds - (seconds % interval);
       const c = candles.get(t);
       if (!c) {

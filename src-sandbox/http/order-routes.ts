@@ -29,7 +29,7 @@ function orderIdParam(id: string): string {
 export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
   const auth = authenticate(core);
 
-  app.post('/order/build', { preHandler: auth, schema: { body: orderBuildBody } }, (request) => {
+  app.post('/order/build', { onRequest: auth, schema: { body: orderBuildBody } }, (request) => {
     const order = request.body as OrderRequest;
     return core.commit<{ order_id: string; tx_hex: string }>({
       t: 'orderBuild',
@@ -41,7 +41,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
 
   app.post(
     '/order/submit',
-    { preHandler: auth, schema: { body: orderSubmitBody } },
+    { onRequest: auth, schema: { body: orderSubmitBody } },
     async (request) => {
       const body = request.body as { order_id: string; signed_tx: string };
       const signed = parseSignedTx(body.signed_tx);
@@ -60,7 +60,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/order/:id/build', { preHandler: auth }, (request) => {
+  app.delete<{ Params: { id: string } }>('/order/:id/build', { onRequest: auth }, (request) => {
     return core.commit<{ tx_hex: string }>({
       t: 'cancelBuild',
       at: core.now(),
@@ -69,7 +69,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
     });
   });
 
-  app.delete('/order/submit', { preHandler: auth, schema: { body: signedTxBody } }, (request) => {
+  app.delete('/order/submit', { onRequest: auth, schema: { body: signedTxBody } }, (request) => {
     const signed = parseSignedTx((request.body as { signed_tx: string }).signed_tx);
     const at = core.now();
     const { signer } = core.current().pendingFor('cancel', request.accountId, signed.txId, at);
@@ -79,7 +79,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
 
   app.get<{ Querystring: { status?: string; page?: string; limit?: string; symbol?: string } }>(
     '/accounts/order-records',
-    { preHandler: auth },
+    { onRequest: auth },
     async (request) => {
       const q = request.query;
       const filter = q.status === undefined ? undefined : STATUS_FILTERS[q.status];
@@ -119,7 +119,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
 
   app.get<{ Querystring: { id?: string } }>(
     '/account/order',
-    { preHandler: auth },
+    { onRequest: auth },
     async (request) => {
       if (request.query.id === undefined) {
         throw new SandboxError(ErrorCode.invalidRequest, 'query parameter id is required');
@@ -131,7 +131,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
 
   app.get<{ Params: { id: string } }>(
     '/accounts/order/:id',
-    { preHandler: auth },
+    { onRequest: auth },
     async (request) => {
       await core.synced();
       const order = core.current().order(request.accountId, orderIdParam(request.params.id));
