@@ -5,6 +5,7 @@ import type {
   RequestOf,
   ResponseOf,
   AnyOperation,
+  ParsedRequestOf,
 } from './define';
 import { app } from './app';
 import { session, sessionEvents } from './session';
@@ -69,7 +70,7 @@ export type Api = {
 export type Handlers = {
   readonly [A in AreaName]: {
     readonly [M in keyof Contract[A]]: (
-      request: import('./define').ParsedRequestOf<Contract[A][M]>,
+      request: ParsedRequestOf<Contract[A][M]>,
     ) => Promise<ResponseOf<Contract[A][M]>>;
   };
 };
