@@ -1,0 +1,5 @@
+/** The signing area: decode for display, intent checks, byte-preserving witnesses, the signer. */
+export * from './decode';
+export * from './intent';
+export * from './signer';
+export * from './transaction-bytes';
