@@ -135,6 +135,17 @@ export class Exchange {
   /** Applies one journal entry; the caller journals it only if this returns without throwing. */
   apply(entry: JournalEntry): unknown {
     this.settle(entry.at);
+    const counter = this.ids.counter;
+    try {
+      return this.applyChecked(entry);
+    } catch (e) {
+      // A refused entry is not journaled: hand its ids out again so replay stays identical.
+      this.ids.counter = counter;
+      throw e;
+    }
+  }
+
+  private applyChecked(entry: JournalEntry): unknown {
     switch (entry.t) {
       case 'genesis':
       case 'reset':

@@ -182,6 +182,14 @@ export function sandboxRoutes(
     };
   });
 
+  app.get('/sandbox/totals', async () => {
+    await core.synced();
+    const exchange = core.current();
+    const record = (m: ReadonlyMap<string, bigint>) =>
+      Object.fromEntries(ASSETS.map((a) => [a.unit, (m.get(a.unit) ?? 0n).toString()]));
+    return { minted: record(exchange.minted), held: record(exchange.holdings()) };
+  });
+
   app.post('/sandbox/reset', async () => {
     await core.commit({ t: 'reset', at: core.now() });
     return {};

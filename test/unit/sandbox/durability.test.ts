@@ -1,0 +1,221 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../../src-sandbox/journal.js';
+import {
+  Trader,
+  call,
+  readyCrypto,
+  startTestSandbox,
+  tempDir,
+  type OrderRecord,
+} from './helpers.js';
+
+beforeAll(readyCrypto);
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Runs the CLI as a child process with plain node + the tsx loader; resolves with its URL. */
+async function spawnSandbox(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src-sandbox/cli.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-market-maker',
+      '--no-rate-limit',
+      '--confirmation-delay-ms',
+      '0',
+    ],
+    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(child);
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { url: (JSON.parse(first) as { url: string }).url, child };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+/** Everything a trader can see, for comparing states across restarts. */
+async function snapshot(url: string, traders: Trader[]) {
+  const views = [];
+  for (const t of traders) {
+    if (t.url !== url) Object.assign(t, { url });
+    const orders = await t.request<{ data: { orders: OrderRecord[] }[] }>(
+      'GET',
+      '/accounts/order-records?status=orderHistory&limit=250',
+    );
+    const open = await t.request<{ data: { orders: OrderRecord[] }[] }>(
+      'GET',
+      '/accounts/order-records?status=open&limit=250',
+    );
+    views.push({
+      balances: await t.balances(),
+      utxos: await t.utxos(),
+      orders: [...(orders.body.data[0]?.orders ?? []), ...(open.body.data[0]?.orders ?? [])],
+    });
+  }
+  const depth = await call<{ bids: unknown; asks: unknown }>(
+    url,
+    'GET',
+    '/market/depth?symbol=ADAUSDM',
+  );
+  const totals = await call(url, 'GET', '/sandbox/totals');
+  return { views, depth: [depth.body.bids, depth.body.asks], totals: totals.body };
+}
+
+describe('journal', () => {
+  it('cuts a torn last line and refuses a damaged middle', () => {
+    const dir = tempDir();
+    const file = join(dir, 'journal.ndjson');
+    appendFileSync(
+      file,
+      '{"t":"genesis","at":1,"salt":"00","seed":1}\n{"t":"reset","at":2}\n{"t":"res',
+    );
+    expect(readJournal(dir).map((e) => e.t)).toEqual(['genesis', 'reset']);
+    expect(readFileSync(file, 'utf8').endsWith('{"t":"reset","at":2}\n')).toBe(true);
+    appendFileSync(file, 'garbage\n{"t":"reset","at":3}\n');
+    expect(() => readJournal(dir)).toThrow(/damaged/);
+  });
+});
+
+describe('restart', () => {
+  it('replays to exactly the acknowledged state, and a build made before the restart still submits', async () => {
+    const dataDir = tempDir();
+    let sandbox = await startTestSandbox({ dataDir });
+    const maker = await new Trader(sandbox.url).register();
+    const taker = await new Trader(sandbox.url).register();
+    await maker.fund(500, 500);
+    await taker.fund(500, 500);
+    const resting = await maker.place({
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: 100,
+      price: 0.66,
+    });
+    await maker.place({ symbol: 'ADAUSDM', side: 'buy', type: 'limit', quantity: 50, price: 0.6 });
+    await taker.place({ symbol: 'ADAUSDM', side: 'buy', type: 'limit', quantity: 40, price: 0.7 });
+    await maker.cancel(resting.body.order.id);
+    const w = await taker.request<{ tx_hex: string }>('POST', '/accounts/withdrawal/build', {
+      withdrawal_amount: [{ unit: 'lovelace', quantity: '10000000' }],
+    });
+    await taker.request('POST', '/accounts/withdrawal/submit', {
+      signed_tx: taker.wallet.sign(w.body.tx_hex),
+    });
+    const pending = await taker.request<{ order_id: string; tx_hex: string }>(
+      'POST',
+      '/order/build',
+      { symbol: 'ADAUSDM', side: 'buy', type: 'limit', quantity: 10, price: 0.61 },
+    );
+    const before = await snapshot(sandbox.url, [maker, taker]);
+    await sandbox.close();
+
+    sandbox = await startTestSandbox({ dataDir });
+    try {
+      const after = await snapshot(sandbox.url, [maker, taker]);
+      expect(after).toEqual(before);
+      const totals = after.totals as { minted: unknown; held: unknown };
+      expect(totals.held).toEqual(totals.minted);
+      const submitted = await taker.request<{ order: OrderRecord }>('POST', '/order/submit', {
+        order_id: pending.body.order_id,
+        signed_tx: taker.operation.sign(pending.body.tx_hex),
+      });
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.order.status).toBe('open');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('the CLI process', () => {
+  it('prints its URL first and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
+    const dataDir = tempDir();
+    const { url, child } = await spawnSandbox(dataDir);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const t = await new Trader(url).register();
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    const again = await spawnSandbox(dataDir);
+    Object.assign(t, { url: again.url });
+    expect((await t.request('GET', '/accounts/balance')).status).toBe(200);
+  });
+
+  it(
+    'after kill -9 mid-load keeps every acknowledged change, and replays deterministically',
+    { timeout: 90_000 },
+    async () => {
+      const dataDir = tempDir();
+      const first = await spawnSandbox(dataDir);
+      const traders: Trader[] = [];
+      for (let i = 0; i < 4; i++) {
+        const t = await new Trader(first.url).register();
+        await t.fund(5000, 5000);
+        traders.push(t);
+      }
+      const acknowledged = new Map<string, { trader: Trader; status: string }>();
+      let stop = false;
+      const load = traders.map(async (t, i) => {
+        let n = 0;
+        while (!stop) {
+          n++;
+          const side = (n + i) % 2 === 0 ? 'buy' : 'sell';
+          try {
+            const r = await t.place({
+              symbol: 'ADAUSDM',
+              side,
+              type: 'limit',
+              quantity: 10,
+              price: side === 'buy' ? 0.65 : 0.64,
+            });
+            if (r.status === 200)
+              acknowledged.set(r.body.order.id, { trader: t, status: r.body.order.status });
+          } catch {
+            return;
+          }
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      first.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(load);
+      await exited(first.child);
+      expect(acknowledged.size).toBeGreaterThan(10);
+
+      const second = await spawnSandbox(dataDir);
+      for (const [id, { trader }] of acknowledged) {
+        Object.assign(trader, { url: second.url });
+        const r = await trader.request<OrderRecord>('GET', `/account/order?id=${id}`);
+        expect(r.status).toBe(200);
+      }
+      const state = await snapshot(second.url, traders);
+      const totals = state.totals as { minted: unknown; held: unknown };
+      expect(totals.held).toEqual(totals.minted);
+      second.child.kill('SIGKILL');
+      await exited(second.child);
+
+      const third = await spawnSandbox(dataDir);
+      expect(await snapshot(third.url, traders)).toEqual(state);
+    },
+  );
+});
