@@ -21,7 +21,10 @@ const services = await createAppServices({
 
 reportMicros(
   'ipc.binder.call',
-  await measure(() => services.dispatch('app:info', undefined), { iterations: 200_000, warmup: 20_000 }),
+  await measure(() => services.dispatch('app:info', undefined), {
+    iterations: 200_000,
+    warmup: 20_000,
+  }),
   { operation: 'app:info (validate + dispatch + wrap)' },
 );
 reportMicros(

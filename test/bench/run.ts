@@ -10,7 +10,9 @@ const here = import.meta.dirname;
 const filter = process.argv[2] ?? '';
 const benches = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts') && file.includes(filter))
-  .sort((a, b) => (a === 'contract-call.bench.ts' ? -1 : b === 'contract-call.bench.ts' ? 1 : a.localeCompare(b)));
+  .sort((a, b) =>
+    a === 'contract-call.bench.ts' ? -1 : b === 'contract-call.bench.ts' ? 1 : a.localeCompare(b),
+  );
 
 let failed = 0;
 for (const file of benches) {
