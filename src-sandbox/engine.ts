@@ -1,7 +1,7 @@
 import { MARKETS, PRICE_SCALE, type Market } from './assets.js';
 import { ErrorCode, SandboxError } from './errors.js';
 import { OrderBook, type BookSide } from './order-book.js';
-import type { Execution, Order, OrderType, Side } from './orders.js';
+import type { Order, OrderType, Side } from './orders.js';
 
 /** One asset's balance of one account, in smallest units. */
 export interface Balance {
@@ -93,7 +93,7 @@ export class MatchingEngine {
   }
 
   balance(accountId: string, unit: string): Balance {
-    const account = this.openAccount(accountId);
+    const account = this.accounts.get(accountId) ?? this.openAccount(accountId);
     let balance = account.balances.get(unit);
     if (!balance) {
       balance = { free: 0n, locked: 0n };
@@ -288,6 +288,37 @@ export class MatchingEngine {
     }
   }
 
+  private record(
+    order: Order,
+    counterParty: Order,
+    taker: Order,
+    base: bigint,
+    quote: bigint,
+    price: bigint,
+    commission: bigint,
+    unit: string,
+    at: number,
+  ): void {
+    order.remaining -= base;
+    order.executedBase += base;
+    order.executedQuote += quote;
+    order.commission += commission;
+    order.updatedAt = at;
+    order.executions.push({
+      id: this.nextId(),
+      orderId: order.id,
+      accountId: order.accountId,
+      counterPartyOrderId: counterParty.id,
+      priceTicks: price,
+      baseUnits: base,
+      quoteUnits: quote,
+      commission,
+      commissionUnit: unit,
+      role: order === taker ? 'taker' : 'maker',
+      at,
+    });
+  }
+
   private fill(
     s: MarketState,
     taker: Order,
@@ -319,30 +350,8 @@ export class MatchingEngine {
     if (sellerCommission > 0n) {
       this.fees.set(quoteUnit, (this.fees.get(quoteUnit) ?? 0n) + sellerCommission);
     }
-    for (const [order, commission, unit] of [
-      [buyer, buyerCommission, baseUnit],
-      [seller, sellerCommission, quoteUnit],
-    ] as const) {
-      order.remaining -= base;
-      order.executedBase += base;
-      order.executedQuote += quote;
-      order.commission += commission;
-      order.updatedAt = at;
-      const execution: Execution = {
-        id: this.nextId(),
-        orderId: order.id,
-        accountId: order.accountId,
-        counterPartyOrderId: order === buyer ? seller.id : buyer.id,
-        priceTicks: price,
-        baseUnits: base,
-        quoteUnits: quote,
-        commission,
-        commissionUnit: unit,
-        role: order === taker ? 'taker' : 'maker',
-        at,
-      };
-      order.executions.push(execution);
-    }
+    this.record(buyer, seller, taker, base, quote, price, buyerCommission, baseUnit, at);
+    this.record(seller, buyer, taker, base, quote, price, sellerCommission, quoteUnit, at);
     s.trades.push({ at, priceTicks: price, baseUnits: base, takerSide: taker.side });
     if (s.trades.length > MAX_TRADES_KEPT)
       s.trades.splice(0, s.trades.length - MAX_TRADES_KEPT / 2);

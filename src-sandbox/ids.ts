@@ -5,27 +5,27 @@ import { createHash } from 'node:crypto';
  * journal hands out exactly the ids the sandbox handed out before.
  */
 export class IdSequence {
+  private readonly prefix: string;
+
   constructor(
     private readonly salt: string,
     public counter = 0,
-  ) {}
-
-  private digest(): Buffer {
-    return createHash('sha256').update(`${this.salt}:${this.counter++}`).digest();
-  }
-
-  /** A UUID (version 4 layout). */
-  uuid(): string {
-    const b = this.digest();
+  ) {
+    const b = createHash('sha256').update(`uuid:${salt}`).digest();
     b[6] = ((b[6] as number) & 0x0f) | 0x40;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
-    const h = b.toString('hex', 0, 16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    const h = b.toString('hex', 0, 10);
+    this.prefix = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-`;
+  }
+
+  /** A UUID (version 4 layout): the data folder's prefix and a 48-bit counter. */
+  uuid(): string {
+    return this.prefix + (this.counter++).toString(16).padStart(12, '0');
   }
 
   /** 32 bytes of hex, for synthetic transaction hashes. */
   hash(): string {
-    return this.digest().toString('hex');
+    return createHash('sha256').update(`${this.salt}:${this.counter++}`).digest('hex');
   }
 }
 

@@ -7,6 +7,8 @@ export interface PriceLevel {
   quantity: bigint;
   readonly orders: Order[];
   head: number;
+  /** Cancelled orders still in `orders`, skipped when met. */
+  dead: number;
 }
 
 /** One side of one market's book: levels sorted best first (bids high→low, asks low→high). */
@@ -28,7 +30,7 @@ export class BookSide {
   add(order: Order): void {
     let level = this.byPrice.get(order.priceTicks);
     if (!level) {
-      level = { price: order.priceTicks, quantity: 0n, orders: [], head: 0 };
+      level = { price: order.priceTicks, quantity: 0n, orders: [], head: 0, dead: 0 };
       this.byPrice.set(level.price, level);
       let lo = 0;
       let hi = this.levels.length;
@@ -64,13 +66,24 @@ export class BookSide {
     }
   }
 
-  /** Removes a cancelled order's remaining quantity from its level. */
+  /**
+   * Takes a cancelled order's remaining quantity off its level. The order stays in the queue,
+   * skipped by `peek` (it is no longer resting), until the level compacts.
+   */
   remove(order: Order): void {
     const level = this.byPrice.get(order.priceTicks);
     if (!level) return;
-    const index = level.orders.indexOf(order, level.head);
-    if (index >= 0) level.orders.splice(index, 1);
-    this.reduce(level, order.remaining);
+    level.dead++;
+    level.quantity -= order.remaining;
+    if (level.quantity === 0n) {
+      this.removeLevel(level);
+    } else if (level.dead > 32 && level.dead * 2 > level.orders.length - level.head) {
+      const live = level.orders.slice(level.head).filter((o) => o.resting && o !== order);
+      level.orders.length = 0;
+      level.orders.push(...live);
+      level.head = 0;
+      level.dead = 0;
+    }
   }
 
   private removeLevel(level: PriceLevel): void {
