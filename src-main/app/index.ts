@@ -12,6 +12,7 @@ import {
   type ScryptCost,
   type SecretStore,
 } from '../wallet';
+import { TransactionSigner } from '../signing';
 import { SessionService } from './session';
 import { WalletService } from './wallet';
 
@@ -36,6 +37,8 @@ export interface AppServices {
   /** The trading session: `lockNow(reason)` for suspend and screen lock. */
   session: SessionService;
   wallet: WalletService;
+  /** Signs exchange transactions after checking them against the trader's intent. */
+  signer: TransactionSigner;
   dispose(): Promise<void>;
 }
 
@@ -56,14 +59,16 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     config.secretStore ?? new KeychainSecretStore(),
     config.vaultCost,
   );
+  const attempts = new UnlockAttempts(config.dataDir);
   const session = new SessionService({
     book,
     secrets,
-    attempts: new UnlockAttempts(config.dataDir),
+    attempts,
     settings: new SessionSettings(config.dataDir),
     emit: config.emit,
   });
   const wallet = new WalletService({ book, secrets, session, network: () => config.network });
+  const signer = new TransactionSigner({ book, secrets, session, attempts });
 
   const handlers: Handlers = {
     app: { info: async () => appInfo.info() },
@@ -91,6 +96,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     dispatch: createDispatcher(handlers, config.logger),
     session,
     wallet,
+    signer,
     dispose: async () => {
       session.lockNow('shutdown');
     },

@@ -36,7 +36,7 @@ export const checkRecoveryPhrase = (phrase: string | readonly string[]): string[
   const unknown = words.findIndex((w) => !ENGLISH_SET.has(w));
   if (unknown >= 0) {
     throw invalid(
-      `Word ${unknown + 1} ("${words[unknown]}") is not a recovery-phrase word. ` +
+      `Word ${unknown + 1} is not a recovery-phrase word. ` +
         'Check its spelling against your written copy.',
     );
   }
