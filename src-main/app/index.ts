@@ -66,6 +66,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     attempts,
     settings: new SessionSettings(config.dataDir),
     emit: config.emit,
+    network: () => config.network,
   });
   const wallet = new WalletService({ book, secrets, session, network: () => config.network });
   const signer = new TransactionSigner({ book, secrets, session, attempts });
@@ -87,6 +88,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       select: (request) => wallet.select(request),
       rename: (request) => wallet.rename(request),
       remove: (request) => wallet.remove(request),
+      setApiKey: (request) => wallet.setApiKey(request),
       addresses: (request) => wallet.addresses(request),
     },
   };

@@ -1,6 +1,7 @@
 import type { EmitEvent, SessionStatus } from '../../src-shared/contract';
 import type { AutoLock, LockReason } from '../../src-shared/contract/session';
 import { AppError, ErrorCode } from '../../src-shared/errors';
+import type { NetworkName } from '../../src-shared/network';
 import type {
   SessionSettings,
   SigningKey,
@@ -26,10 +27,13 @@ export interface SessionDeps {
   attempts: UnlockAttempts;
   settings: SessionSettings;
   emit: EmitEvent;
+  /** The exchange the app talks to: its API key is opened with the trading key. */
+  network: () => NetworkName;
 }
 
 export class SessionService implements SessionStatusSource {
   #key: SigningKey | null = null;
+  #apiKey: string | null = null;
   #walletId: string | null = null;
   #lockReason: LockReason = 'start';
   #autoLock: AutoLock | undefined;
@@ -102,8 +106,16 @@ export class SessionService implements SessionStatusSource {
       );
     }
     await this.deps.attempts.recordSuccess();
+    let apiKey: string | null;
+    try {
+      apiKey = await this.deps.secrets.openApiKey(wallet.id, this.deps.network(), password);
+    } catch (error) {
+      key.wipe();
+      throw error;
+    }
     this.#wipe();
     this.#key = key;
+    this.#apiKey = apiKey;
     this.#walletId = wallet.id;
     await this.#armIdleTimer();
     return this.#changed();
@@ -112,6 +124,7 @@ export class SessionService implements SessionStatusSource {
   #wipe(): void {
     this.#key?.wipe();
     this.#key = null;
+    this.#apiKey = null;
     this.#walletId = null;
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
@@ -168,6 +181,31 @@ export class SessionService implements SessionStatusSource {
     }
     this.touch();
     return use(this.#key);
+  }
+
+  /**
+   * The exchange API key of the unlocked wallet, for the exchange client's requests. `LOCKED`
+   * while locked; `NOT_FOUND` when none was saved for this network.
+   */
+  apiKey(): string {
+    if (!this.#key) {
+      throw new AppError(
+        ErrorCode.Locked,
+        'The trading session is locked. Unlock it with your spending password, then try again.',
+      );
+    }
+    if (this.#apiKey === null) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'No API key is saved for this wallet on this exchange. Add it in the wallet settings.',
+      );
+    }
+    return this.#apiKey;
+  }
+
+  /** A new API key was saved while unlocked: use it from now on. */
+  apiKeyChanged(walletId: string, apiKey: string): void {
+    if (this.#key && this.#walletId === walletId) this.#apiKey = apiKey;
   }
 
   /** Pushes the current status (e.g. after the active wallet was renamed). */

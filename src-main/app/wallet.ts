@@ -16,6 +16,7 @@ import {
   cryptoIsReady,
   decryptExchangeOperationKey,
   generateOperationKey,
+  maskApiKey,
   newRecoveryPhrase,
   newWalletId,
   parseAccountPublicKey,
@@ -73,6 +74,7 @@ export class WalletService {
       active: record.id === activeWalletId,
       operationKeyHash: record.operationKeyHash,
       createdAt: record.createdAt,
+      apiKey: record.apiKeys?.[this.deps.network()] ?? null,
     };
   }
 
@@ -279,10 +281,25 @@ export class WalletService {
     }
     const wasActive = (await this.deps.book.list()).activeWalletId === wallet.id;
     if (wasActive) await this.deps.session.lock('wallet-changed');
-    await this.deps.secrets.removeAll(wallet.id);
+    await this.deps.secrets.removeAll(wallet.id, Object.keys(wallet.apiKeys ?? {}));
     await this.deps.book.remove(wallet.id);
     if (wasActive) await this.deps.session.walletChanged();
     return this.list();
+  }
+
+  /** Seals the exchange API key of a wallet for the app's network; responses show it masked. */
+  async setApiKey(request: {
+    walletId: string;
+    apiKey: string;
+    password: string;
+  }): Promise<WalletSummary> {
+    const wallet = await this.deps.book.get(request.walletId);
+    const network = this.deps.network();
+    const apiKey = request.apiKey.trim();
+    await this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password);
+    await this.deps.book.setMaskedApiKey(wallet.id, network, maskApiKey(apiKey));
+    this.deps.session.apiKeyChanged(wallet.id, apiKey);
+    return this.#summaryOf(wallet.id);
   }
 
   async addresses(request: { walletId?: string | undefined }): Promise<WalletAddresses> {

@@ -18,6 +18,8 @@ export const WalletRecord = z.object({
   /** Key hash of the trading (operation) key; its private half is in the keychain. */
   operationKeyHash: z.string().regex(/^[0-9a-f]{56}$/),
   createdAt: z.string(),
+  /** Masked API key per network (`••••…ab12`); the key itself is sealed in the keychain. */
+  apiKeys: z.record(z.string(), z.string()).optional(),
 });
 export type WalletRecord = z.infer<typeof WalletRecord>;
 
@@ -41,8 +43,13 @@ export const cleanWalletName = (name: string): string => {
   return clean;
 };
 
-export const walletEntry = (walletId: string, secret: 'root' | 'operation-key'): string =>
-  `wallet/${walletId}/${secret}`;
+export const walletEntry = (
+  walletId: string,
+  secret: 'root' | 'operation-key' | `api-key/${string}`,
+): string => `wallet/${walletId}/${secret}`;
+
+/** What a response may show of an API key: its last four characters. */
+export const maskApiKey = (apiKey: string): string => `••••${apiKey.slice(-4)}`;
 
 export const newWalletId = (): string => randomUUID();
 
@@ -139,6 +146,15 @@ export class WalletBook {
     const file = await this.#load();
     await this.get(walletId);
     const wallets = file.wallets.map((w) => (w.id === walletId ? { ...w, operationKeyHash } : w));
+    await this.#save({ ...file, wallets });
+  }
+
+  async setMaskedApiKey(walletId: string, network: string, masked: string): Promise<void> {
+    const file = await this.#load();
+    await this.get(walletId);
+    const wallets = file.wallets.map((w) =>
+      w.id === walletId ? { ...w, apiKeys: { ...w.apiKeys, [network]: masked } } : w,
+    );
     await this.#save({ ...file, wallets });
   }
 

@@ -96,8 +96,31 @@ export class WalletSecrets {
     await this.store.write(entry, await sealSecret(key, password, entry, this.cost));
   }
 
-  async removeAll(walletId: string): Promise<void> {
+  /** Seals an exchange API key, after checking the password opens this wallet's trading key. */
+  async saveApiKey(walletId: string, network: string, apiKey: string, password: string) {
+    (await this.openOperationKey(walletId, password)).wipe();
+    const entry = walletEntry(walletId, `api-key/${network}`);
+    await this.store.write(
+      entry,
+      await sealSecret(Buffer.from(apiKey, 'utf8'), password, entry, this.cost),
+    );
+  }
+
+  /** The wallet's API key for a network, or null when none was saved. */
+  async openApiKey(walletId: string, network: string, password: string): Promise<string | null> {
+    const entry = walletEntry(walletId, `api-key/${network}`);
+    const blob = await this.store.read(entry);
+    if (blob === null) return null;
+    const bytes = await openSecret(blob, password, entry, 'API key');
+    const text = bytes.toString('utf8');
+    bytes.fill(0);
+    return text;
+  }
+
+  async removeAll(walletId: string, networks: readonly string[] = []): Promise<void> {
     await this.store.remove(walletEntry(walletId, 'root'));
     await this.store.remove(walletEntry(walletId, 'operation-key'));
+    for (const network of networks)
+      await this.store.remove(walletEntry(walletId, `api-key/${network}`));
   }
 }

@@ -16,6 +16,8 @@ export interface WalletSummary {
   /** Key hash of the wallet's trading key, to register with the exchange. */
   operationKeyHash: string;
   createdAt: string;
+  /** The exchange API key for the app's network, masked (`••••ab12`), or null when none. */
+  apiKey: string | null;
 }
 
 export interface WalletList {
@@ -74,5 +76,9 @@ export const wallet = {
   rename: operation<WalletSummary>().request(z.object({ walletId, name })),
   /** Deletes the wallet's keys from this machine; the trader re-types the name to confirm. */
   remove: operation<WalletList>().request(z.object({ walletId, confirmName: z.string().max(60) })),
+  /** Saves the exchange API key (sealed with the spending password); answered masked. */
+  setApiKey: operation<WalletSummary>().request(
+    z.object({ walletId, apiKey: z.string().regex(/^\s*[A-Za-z0-9_-]{16,128}\s*$/), password }),
+  ),
   addresses: operation<WalletAddresses>().request(z.object({ walletId: walletId.optional() })),
 } as const;

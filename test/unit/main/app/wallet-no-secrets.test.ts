@@ -24,6 +24,7 @@ import {
  * the one `wallet:create` answer), entropy, root/account/payment/operation key bytes, vault blobs.
  */
 const OTHER_PASSWORD = 'orange glacier whistle';
+const API_KEY = 'fedcba9876543210fedcba9876543210';
 
 interface Crossing {
   channel: string;
@@ -106,6 +107,12 @@ beforeAll(async () => {
     accountPublicKey: 'xprv1abc',
     password: OTHER_PASSWORD,
   });
+  await call('wallet:setApiKey', { walletId: vector.id, apiKey: API_KEY, password: 'wrong!' });
+  await call('wallet:setApiKey', {
+    walletId: vector.id,
+    apiKey: API_KEY,
+    password: OTHER_PASSWORD,
+  });
   await call('wallet:select', { walletId: vector.id });
   await call('wallet:rename', { walletId: vector.id, name: 'Savings' });
   await call('session:setAutoLock', { autoLock: 5 });
@@ -131,6 +138,8 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
     ['vector phrase', VECTOR_PHRASE],
     ['mistyped phrase word', 'wearr'],
     ['vault blob', 'countersign-vault'],
+    ['API key', API_KEY],
+    ['API key (first half)', API_KEY.slice(0, 16)],
   ];
   for (const [name, words] of [
     ['vector', VECTOR_PHRASE.split(' ')],
@@ -196,5 +205,9 @@ describe('no secret crosses to the renderer', () => {
   it('did show the created phrase once, so the search above can find one', () => {
     const answers = crossings.filter((c) => c.text.includes(createdWords.slice(0, 3).join('","')));
     expect(answers.map((c) => c.channel)).toEqual(['wallet:create']);
+    // And the API key was saved: its masked form crossed.
+    expect(
+      crossings.some((c) => c.channel === 'wallet:setApiKey' && c.text.includes('••••3210')),
+    ).toBe(true);
   });
 });

@@ -186,3 +186,46 @@ describe('several wallets', () => {
     expect(entriesOf(world)).toEqual([]);
   });
 });
+
+describe('the exchange API key', () => {
+  const API_KEY = '0123456789abcdef0123456789abcdef';
+
+  it('is sealed with the spending password, answered masked, and opened with the session', async () => {
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    expect(wallet.apiKey).toBeNull();
+    expect(
+      await codeOf(
+        world.wallet.setApiKey({ walletId: wallet.id, apiKey: API_KEY, password: 'wrong one!' }),
+      ),
+    ).toBe(ErrorCode.WrongPassword);
+    expect(await world.store.read(`wallet/${wallet.id}/api-key/sandbox`)).toBeNull();
+
+    const summary = await world.wallet.setApiKey({
+      walletId: wallet.id,
+      apiKey: API_KEY,
+      password: STRONG_PASSWORD,
+    });
+    expect(summary.apiKey).toBe('••••cdef');
+    expect(await world.store.read(`wallet/${wallet.id}/api-key/sandbox`)).not.toContain(API_KEY);
+    expect(() => world.session.apiKey()).toThrow(/locked/);
+
+    const restarted = world.restart();
+    await restarted.session.unlock(STRONG_PASSWORD);
+    expect(restarted.session.apiKey()).toBe(API_KEY);
+    await restarted.session.lock('user');
+    expect(() => restarted.session.apiKey()).toThrow(/locked/);
+
+    await restarted.wallet.remove({ walletId: wallet.id, confirmName: 'Main' });
+    expect(entriesOf(restarted)).toEqual([]);
+  });
+
+  it('says when none was saved', async () => {
+    await world.wallet.restore({ name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
+    await world.session.unlock(STRONG_PASSWORD);
+    expect(() => world.session.apiKey()).toThrow(/No API key is saved/);
+  });
+});
