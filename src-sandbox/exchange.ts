@@ -63,6 +63,7 @@ export interface Account {
 interface PendingBase {
   readonly txId: string;
   readonly txHex: string;
+  readonly bodyHex: string;
   readonly accountId: string;
   readonly expiresAt: number;
   readonly signer: string;
@@ -467,6 +468,7 @@ export class Exchange {
       kind: 'order',
       txId: tx.txId,
       txHex: tx.txHex,
+      bodyHex: tx.bodyHex,
       accountId,
       expiresAt: at + this.rules.orderTtlMs,
       signer,
@@ -474,6 +476,13 @@ export class Exchange {
     });
     this.pendingOrderTx.set(terms.id, tx.txId);
     return { order_id: terms.id, tx_hex: tx.txHex };
+  }
+
+  /** The transaction built for an order not yet submitted, if any. */
+  builtOrder(accountId: string, orderId: string): { txId: string; bodyHex: string } | undefined {
+    const txId = this.pendingOrderTx.get(orderId);
+    const p = txId === undefined ? undefined : this.pending.get(txId);
+    return p && p.accountId === accountId ? { txId: p.txId, bodyHex: p.bodyHex } : undefined;
   }
 
   /**
@@ -575,6 +584,7 @@ export class Exchange {
       kind: 'cancel',
       txId: tx.txId,
       txHex: tx.txHex,
+      bodyHex: tx.bodyHex,
       accountId,
       expiresAt: at + this.rules.orderTtlMs,
       signer,
@@ -682,6 +692,7 @@ export class Exchange {
       kind: 'deposit',
       txId: tx.txId,
       txHex: tx.txHex,
+      bodyHex: tx.bodyHex,
       accountId,
       expiresAt: at + this.rules.fundsTtlMs,
       signer,
@@ -752,6 +763,7 @@ export class Exchange {
       kind: 'withdrawal',
       txId: tx.txId,
       txHex: tx.txHex,
+      bodyHex: tx.bodyHex,
       accountId,
       expiresAt: at + this.rules.fundsTtlMs,
       signer,

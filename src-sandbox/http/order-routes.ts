@@ -44,16 +44,20 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
     { onRequest: auth, schema: { body: orderSubmitBody } },
     async (request) => {
       const body = request.body as { order_id: string; signed_tx: string };
-      const signed = parseSignedTx(body.signed_tx);
+      const orderId = body.order_id.toLowerCase();
+      const signed = parseSignedTx(
+        body.signed_tx,
+        core.exchange.builtOrder(request.accountId, orderId),
+      );
       const at = core.now();
       const { signer } = core
         .current()
-        .pendingFor('order', request.accountId, signed.txId, at, body.order_id.toLowerCase());
+        .pendingFor('order', request.accountId, signed.txId, at, orderId);
       checkSignatures(signed, [signer]);
       const order = await core.commit<Order>({
         t: 'orderSubmit',
         at,
-        orderId: body.order_id.toLowerCase(),
+        orderId,
         txId: signed.txId,
       });
       return { order: orderRecord(order) };
