@@ -22,7 +22,7 @@ const operationKeyOfRoot = (rootBytes: Uint8Array): Buffer => {
   return raw;
 };
 
-/** A fresh operation key from the OS's random source. */
+/** A fresh operation key from the OS's random source (after `cryptoIsReady()`). */
 export const generateOperationKey = (): Buffer => {
   const entropy = randomBytes(32);
   const root = Crypto.Bip32PrivateKey.fromBip39Entropy(entropy, '');

@@ -17,8 +17,9 @@ export interface SealedSecrets {
 const missing = (what: string): AppError =>
   new AppError(
     ErrorCode.VaultCorrupted,
-    `The ${what} of this wallet is missing from the system keychain. Nothing was changed; ` +
-      'restore the wallet from its recovery phrase to store it again.',
+    `The ${what} of this wallet was not found in the system keychain. If your keychain is ` +
+      'locked, unlock it (or log out and back in) and try again; otherwise restore the wallet ' +
+      'from its recovery phrase. Nothing was changed.',
   );
 
 export class WalletSecrets {

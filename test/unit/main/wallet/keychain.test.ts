@@ -2,15 +2,22 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
-import { KeychainSecretStore } from '../../../../src-main/wallet/keychain';
+import {
+  cryptoIsReady,
+  generateOperationKey,
+  KeychainSecretStore,
+  WalletSecrets,
+} from '../../../../src-main/wallet';
 
 // These run against the real Secret Service: `bash test/with-keychain.sh npx vitest run …`
 // starts a private D-Bus session with an unlocked gnome-keyring. Without one they fail.
 const service = `Countersign-test-${randomUUID()}`;
 const store = new KeychainSecretStore(service);
 const written: string[] = [];
+
+beforeAll(cryptoIsReady);
 
 afterAll(async () => {
   for (const entry of written) await store.remove(entry);
@@ -47,6 +54,45 @@ describe('OS keychain store (real Secret Service)', () => {
     await store.write(entry, 'mine');
     expect(await other.read(entry)).toBeNull();
     expect(await store.read(`${entry}-x`)).toBeNull();
+  });
+
+  it('with a locked keyring: refuses to write, and an unlock says the keychain may be locked', async () => {
+    const script = resolve(import.meta.dirname, 'keychain-locked.fixture.ts');
+    const wrapper = resolve(import.meta.dirname, '../../../with-keychain.sh');
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      [wrapper, process.execPath, '--import', 'tsx', script],
+      { timeout: 30_000 },
+    );
+    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+      blobBefore: boolean;
+      write: { code: string; message: string };
+      unlock: { code: string; message: string };
+    };
+    expect(result.blobBefore).toBe(true);
+    expect(result.write.code).toBe(ErrorCode.KeychainUnavailable);
+    expect(result.write.message).toMatch(/locked or not running/);
+    expect(result.unlock.code).toBe(ErrorCode.VaultCorrupted);
+    expect(result.unlock.message).toMatch(/If your keychain is locked, unlock it/);
+  });
+
+  it('never overwrites a stored key: a second write under the same name is refused', async () => {
+    const walletId = randomUUID();
+    const secrets = new WalletSecrets(store, { N: 1024, r: 8, p: 1 });
+    const sealed = await secrets.seal(walletId, 'violet tractor sunrise', {
+      operationKey: generateOperationKey(),
+    });
+    const entry = `wallet/${walletId}/operation-key`;
+    written.push(entry);
+    await secrets.write(sealed);
+    const before = await store.read(entry);
+    const other = await secrets.seal(walletId, 'another password!', {
+      operationKey: generateOperationKey(),
+    });
+    await expect(secrets.write(other)).rejects.toThrow(/nothing was overwritten/);
+    expect(await store.read(entry)).toBe(before);
+    const key = await secrets.openOperationKey(walletId, 'violet tractor sunrise');
+    expect(key.keyHash).toMatch(/^[0-9a-f]{56}$/);
   });
 
   it('reports KEYCHAIN_UNAVAILABLE when there is no Secret Service', async () => {
