@@ -8,7 +8,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(root, 'src-main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'src-main/index.ts'),
+          // The embedded exchange: run by main as a separate Node process (ELECTRON_RUN_AS_NODE).
+          sandbox: resolve(root, 'src-sandbox/cli.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '../../../../src-main/app/logger';
+import { startEmbeddedSandbox } from '../../../../src-main/exchange/embedded-sandbox';
+import { ErrorCode } from '../../../../src-shared/errors';
+import { sourceSandboxCommand } from '../../../harness/sandbox-command';
+
+const folders: string[] = [];
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cs-embedded-'));
+  folders.push(dir);
+  return dir;
+};
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const node = (script: string) => ({ command: process.execPath, args: ['-e', script, '--'] });
+
+describe('the embedded sandbox', () => {
+  it('starts on a loopback port with its data in the given folder, and stops on request', async () => {
+    const dataDir = join(await tempDir(), 'sandbox');
+    const sandbox = await startEmbeddedSandbox({
+      ...sourceSandboxCommand,
+      dataDir,
+      logger: silentLogger,
+    });
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const network = await fetch(`${sandbox.url}/sandbox/network`);
+    expect(network.status).toBe(200);
+    expect((await readdir(dataDir)).length).toBeGreaterThan(0);
+
+    await sandbox.stop();
+    expect(isAlive(sandbox.pid)).toBe(false);
+    await expect(fetch(`${sandbox.url}/sandbox/network`)).rejects.toThrow();
+  });
+
+  it('says in words when the program cannot start', async () => {
+    const failing = startEmbeddedSandbox({
+      ...node('process.stderr.write("port in use\\n"); process.exit(3)'),
+      dataDir: await tempDir(),
+      logger: silentLogger,
+    });
+    await expect(failing).rejects.toMatchObject({
+      code: ErrorCode.Network,
+      message: expect.stringMatching(/did not start \(it stopped with code 3: port in use\)/),
+    });
+  });
+
+  it('refuses an announcement that is not a loopback URL', async () => {
+    const failing = startEmbeddedSandbox({
+      ...node(
+        'console.log(JSON.stringify({url:"http://203.0.113.9:80"})); setInterval(()=>{},1e3)',
+      ),
+      dataDir: await tempDir(),
+      logger: silentLogger,
+    });
+    await expect(failing).rejects.toThrow(/printed something unexpected/);
+  });
+
+  it('gives up on a program that never announces itself, and ends it', async () => {
+    const dataDir = await tempDir();
+    const pidFile = join(dataDir, 'pid');
+    const failing = startEmbeddedSandbox({
+      ...node(
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(()=>{},1e3)`,
+      ),
+      dataDir,
+      logger: silentLogger,
+      startTimeoutMs: 700,
+    });
+    await expect(failing).rejects.toThrow(/did not answer in time/);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+  });
+
+  it('kills a program that ignores SIGTERM when asked to stop', async () => {
+    const sandbox = await startEmbeddedSandbox({
+      ...node(
+        'process.on("SIGTERM",()=>{}); console.log(JSON.stringify({url:"http://127.0.0.1:1"})); setInterval(()=>{},1e3)',
+      ),
+      dataDir: await tempDir(),
+      logger: silentLogger,
+      stopTimeoutMs: 300,
+    });
+    await sandbox.stop();
+    expect(isAlive(sandbox.pid)).toBe(false);
+  });
+
+  it('reports a crash after start', async () => {
+    const onExit = vi.fn();
+    const sandbox = await startEmbeddedSandbox({
+      ...node(
+        'console.log(JSON.stringify({url:"http://127.0.0.1:1"})); setTimeout(()=>process.exit(9),100)',
+      ),
+      dataDir: await tempDir(),
+      logger: silentLogger,
+      onExit,
+    });
+    await vi.waitFor(() => expect(onExit).toHaveBeenCalledWith(9, null));
+    await sandbox.stop();
+  });
+});
