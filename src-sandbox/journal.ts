@@ -44,8 +44,9 @@ export function readJournal(dataDir: string): JournalEntry[] {
  */
 export class Journal {
   private queued: string[] = [];
-  private waiters: (() => void)[] = [];
-  private failures: ((e: Error) => void)[] = [];
+  private waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  /** The batch being written and synced now, if any. */
+  private inFlight: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private broken: Error | undefined;
 
@@ -59,16 +60,21 @@ export class Journal {
   append(entry: JournalEntry): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     this.queued.push(JSON.stringify(entry) + '\n');
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push(resolve);
-      this.failures.push(reject);
-      this.flushing ??= this.flush();
-    });
+    return this.nextBatch();
   }
 
-  /** Resolves once everything appended so far is on disk. */
-  async synced(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  /** Resolves once everything appended so far is on disk (not what is appended later). */
+  synced(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    if (this.queued.length) return this.nextBatch();
+    return this.inFlight ?? Promise.resolve();
+  }
+
+  private nextBatch(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.flushing ??= this.flush();
+    });
   }
 
   private async flush(): Promise<void> {
@@ -76,30 +82,28 @@ export class Journal {
       while (this.queued.length) {
         const lines = this.queued.join('');
         const waiters = this.waiters;
-        const failures = this.failures;
         this.queued = [];
         this.waiters = [];
-        this.failures = [];
+        this.inFlight = this.file.write(lines).then(() => this.file.datasync());
         try {
-          await this.file.write(lines);
-          await this.file.datasync();
+          await this.inFlight;
         } catch (e) {
           this.broken = e instanceof Error ? e : new Error(String(e));
-          for (const fail of failures) fail(this.broken);
-          for (const fail of this.failures) fail(this.broken);
-          this.failures = [];
+          for (const w of [...waiters, ...this.waiters]) w.reject(this.broken);
           this.waiters = [];
+          this.queued = [];
           return;
         }
-        for (const done of waiters) done();
+        for (const w of waiters) w.resolve();
       }
     } finally {
+      this.inFlight = undefined;
       this.flushing = undefined;
     }
   }
 
   async close(): Promise<void> {
-    await this.synced();
+    while (this.flushing) await this.flushing;
     await this.file.close();
   }
 }

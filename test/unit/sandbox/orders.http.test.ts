@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Trader,
+  call,
   decodeTx,
   readyCrypto,
   startTestSandbox,
@@ -276,5 +277,90 @@ describe('placing orders', () => {
     for (const status of ['openOrder', 'closed', 'tradingHistory']) {
       expect((await t.request('GET', `/accounts/order-records?status=${status}`)).status).toBe(200);
     }
+  });
+
+  it('records a market order as failed when the book emptied between build and submit', async () => {
+    const own = await startTestSandbox();
+    const funded = async () => {
+      const t = await new Trader(own.url).register();
+      await t.fund(1000, 1000);
+      return t;
+    };
+    const maker = await funded();
+    const taker = await funded();
+    const ask = await maker.place({
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: 10,
+      price: 0.64,
+    });
+    const built = await taker.request<{ order_id: string; tx_hex: string }>(
+      'POST',
+      '/order/build',
+      {
+        symbol: 'ADAUSDM',
+        side: 'buy',
+        type: 'market',
+        quantity: 10,
+      },
+    );
+    expect(built.status).toBe(200);
+    await maker.cancel(ask.body.order.id);
+    const submitted = await taker.request<{ order: OrderRecord }>('POST', '/order/submit', {
+      order_id: built.body.order_id,
+      signed_tx: taker.operation.sign(built.body.tx_hex),
+    });
+    expect(submitted.body.order.status).toBe('failed');
+    expect(submitted.body.order.executed_base_qty).toBe('0');
+    expect((await taker.balances()).USDM).toEqual({ free: 1000, locked: 0 });
+    await own.close();
+  });
+
+  it('trades NIGHTUSDM with the 5 ADA equivalent minimum', async () => {
+    const t = await new Trader(sandbox.url).register();
+    const night = '0691b2fecca1ac4f53cb6dfb00b7013e561d1f34403b957cbb5af1fa4e49474854';
+    await call(sandbox.url, 'POST', '/sandbox/faucet', {
+      body: {
+        address: t.address,
+        amount: [
+          { unit: 'lovelace', quantity: '20000000' },
+          { unit: night, quantity: '1000000000' },
+        ],
+      },
+    });
+    const built = await t.request<{ tx_hex: string }>('POST', '/accounts/deposit/build', {
+      deposit_amount: [
+        { unit: 'lovelace', quantity: '10000000' },
+        { unit: night, quantity: '1000000000' },
+      ],
+      input_utxos: await t.utxos(),
+    });
+    await t.request('POST', '/accounts/deposit/submit', {
+      signed_tx: t.wallet.sign(built.body.tx_hex),
+    });
+    // 40 NIGHT × 0.05 = 2 USDM: 4 ADA at most (ADA trades at 0.5 to 0.66 here), below the minimum
+    const small = await t.request<{ code: number }>('POST', '/order/build', {
+      symbol: 'NIGHTUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: 40,
+      price: 0.05,
+    });
+    expect(small.body.code).toBe(4100);
+    const ok = await t.place({
+      symbol: 'NIGHTUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: 100,
+      price: 0.05,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.order).toMatchObject({
+      symbol: 'NIGHTUSDM',
+      locked_base_qty: '100',
+      quote_qty: '5',
+    });
+    expect((await t.balances()).NIGHT).toEqual({ free: 900, locked: 100 });
   });
 });
