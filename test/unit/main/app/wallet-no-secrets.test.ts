@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServices, silentLogger, type AppServices } from '../../../../src-main/app';
+import { createAppServices, redact, type AppServices, type Logger } from '../../../../src-main/app';
 import {
   MemorySecretStore,
   openSecret,
@@ -45,6 +45,14 @@ const call = async (channel: string, payload?: unknown): Promise<unknown> => {
   return result.ok ? result.value : result.error;
 };
 
+/** What the app would write to its log, as the console logger writes it (after redaction). */
+const log = (level: string) => (message: string, detail?: unknown) =>
+  crossings.push({
+    channel: `log ${level}`,
+    text: `${message} ${JSON.stringify(redact(detail)) ?? ''}`,
+  });
+const capturingLogger: Logger = { info: log('info'), warn: log('warn'), error: log('error') };
+
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'countersign-leak-'));
   services = await createAppServices({
@@ -53,7 +61,7 @@ beforeAll(async () => {
     dataDir,
     runtime: 'harness',
     network: 'sandbox',
-    logger: silentLogger,
+    logger: capturingLogger,
     emit: (name: EventName, payload: unknown) =>
       crossings.push({ channel: `event ${name}`, text: JSON.stringify(payload) }),
     secretStore: store,
@@ -122,6 +130,8 @@ beforeAll(async () => {
   await call('wallet:remove', { walletId: vector.id, confirmName: 'Savings' });
   await call('wallet:list');
   await call('session:status');
+  // A request refused by its schema must not echo what was typed.
+  await call('wallet:rename', { walletId: 'not-a-uuid', name: STRONG_PASSWORD });
 });
 
 afterAll(async () => {
@@ -177,7 +187,7 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
   return found;
 };
 
-describe('no secret crosses to the renderer', () => {
+describe('no secret crosses to the renderer or the log', () => {
   it('exercised every wallet and session operation of the contract', () => {
     const ours = channels
       .map((c) => c.channel)

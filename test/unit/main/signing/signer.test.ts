@@ -269,6 +269,29 @@ const TAMPERED: Case[] = [
     /no order datum/,
   ],
   ['collateral', 'order', (b) => void (b.collaterals = [txIn(`${txHash(3)}#1`)]), /collateral/],
+  [
+    'a governance vote',
+    'order',
+    (b, p) =>
+      void (b.votingProcedures = [
+        {
+          voter: {
+            __typename: Cardano.VoterType.dRepKeyHash,
+            credential: {
+              type: Cardano.CredentialType.KeyHash,
+              hash: p.user.stakeKeyHash as never,
+            },
+          },
+          votes: [
+            {
+              actionId: { id: Cardano.TransactionId(txHash(7)), actionIndex: 0 },
+              votingProcedure: { vote: Cardano.Vote.yes, anchor: null },
+            },
+          ],
+        },
+      ]),
+    /casts governance votes/,
+  ],
   ['a treasury donation', 'order', (b) => void (b.donation = 10n * ADA), /donates/],
   [
     'a cancel that does not spend the order',
