@@ -40,8 +40,11 @@ export interface ExchangeProfile {
 
 export interface PlaceOrderIntent {
   kind: 'place-order';
-  /** What the order locks: the base asset for a sell, the quote for a buy (smallest units). */
-  lock: { unit: string; quantity: bigint };
+  /**
+   * What the order locks: the base asset for a sell, the quote for a buy (smallest units).
+   * `upTo`: a market order may lock less than `quantity` (never more, never nothing).
+   */
+  lock: { unit: string; quantity: bigint; upTo?: boolean };
 }
 
 export interface CancelOrderIntent {
@@ -62,7 +65,10 @@ export interface WithdrawalIntent {
   kind: 'withdrawal';
   /** What was asked for, smallest units. */
   amounts: Amounts;
-  /** The exchange's stated withdrawal fee, in lovelace, deducted from the ADA paid out. */
+  /**
+   * The part of the exchange's withdrawal fee deducted from the ADA paid out, in lovelace; 0 when
+   * the exchange charges it on top from the account balance (as the sandbox does).
+   */
   statedFeeLovelace: bigint;
   /** The wallet's own UTxOs as far as it knows them: none may be spent. */
   ownUtxos?: ReadonlySet<string>;
@@ -197,11 +203,12 @@ export const checkIntent = (
         }
         const [out] = orderOutputs;
         if (!out) break;
-        const { unit, quantity } = intent.lock;
+        const { unit, quantity, upTo } = intent.lock;
         const locked = out.amounts.get(unit) ?? 0n;
-        if (locked !== quantity) {
+        const fits = upTo ? locked > 0n && locked <= quantity : locked === quantity;
+        if (!fits) {
           differences.push(
-            `The order locks ${describe(new Map([[unit, locked]]), profile)} instead of ${describe(new Map([[unit, quantity]]), profile)}.`,
+            `The order locks ${describe(new Map([[unit, locked]]), profile)} instead of ${upTo ? 'at most ' : ''}${describe(new Map([[unit, quantity]]), profile)}.`,
           );
         }
         const extra = [...out.amounts].filter(([u, q]) => u !== unit && u !== LOVELACE && q > 0n);

@@ -98,3 +98,17 @@ describe('checking a transaction against the intent', () => {
     expect(report.warnings).toEqual([]);
   });
 });
+
+describe('market orders', () => {
+  it('may lock up to the stated amount, never more and never nothing', () => {
+    const check = (asked: bigint) =>
+      checkIntent(
+        decode(serialize(orderBody(p)), p.profile),
+        { kind: 'place-order', lock: { unit: 'lovelace', quantity: asked, upTo: true } },
+        p.profile,
+      ).differences;
+    expect(check(100n * ADA)).toEqual([]);
+    expect(check(150n * ADA)).toEqual([]);
+    expect(check(99n * ADA)).toEqual(['The order locks 100 ADA instead of at most 99 ADA.']);
+  });
+});
