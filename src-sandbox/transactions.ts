@@ -10,7 +10,8 @@ export type Amounts = ReadonlyMap<string, bigint>;
 export interface TxOutputSpec {
   address: string;
   amounts: Amounts;
-  datum?: Serialization.PlutusData;
+  /** Inline datum: Plutus data CBOR. */
+  datum?: Uint8Array;
 }
 
 export interface TxSpec {
@@ -39,56 +40,77 @@ export function splitUtxoId(id: string): { txHash: string; index: number } {
   return { txHash, index: Number(index) };
 }
 
-function toValue(amounts: Amounts): Serialization.Value {
-  const assets = new Map<Cardano.AssetId, bigint>();
+function addressBytes(bech32: string): Uint8Array {
+  let bytes = addressCache.get(bech32);
+  if (!bytes) {
+    bytes = Buffer.from(Cardano.Address.fromBech32(bech32).toBytes(), 'hex');
+    if (addressCache.size > 10_000) addressCache.clear();
+    addressCache.set(bech32, bytes);
+  }
+  return bytes;
+}
+const addressCache = new Map<string, Uint8Array>();
+
+const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
+
+/** A Conway value: the coin alone, or `[coin, {policy: {asset name: quantity}}]`. */
+function writeValue(w: Serialization.CborWriter, amounts: Amounts): void {
+  const policies = new Map<string, [string, bigint][]>();
   for (const [unit, quantity] of amounts) {
-    if (unit !== 'lovelace' && quantity > 0n) assets.set(Cardano.AssetId(unit), quantity);
+    if (unit === 'lovelace' || quantity <= 0n) continue;
+    const policy = unit.slice(0, 56);
+    let assets = policies.get(policy);
+    if (!assets) {
+      assets = [];
+      policies.set(policy, assets);
+    }
+    assets.push([unit.slice(56), quantity]);
   }
-  return new Serialization.Value(amounts.get('lovelace') ?? 0n, assets.size ? assets : undefined);
+  const coin = amounts.get('lovelace') ?? 0n;
+  if (policies.size === 0) {
+    w.writeInt(coin);
+    return;
+  }
+  w.writeStartArray(2).writeInt(coin).writeStartMap(policies.size);
+  // Policies in canonical order (all 28 bytes: lexicographic), as the SDK writes them.
+  for (const [policy, assets] of [...policies].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    w.writeByteString(hexBytes(policy)).writeStartMap(assets.length);
+    for (const [name, quantity] of assets) w.writeByteString(hexBytes(name)).writeInt(quantity);
+  }
 }
 
-const addresses = new Map<string, Cardano.Address>();
-
-function address(bech32: string): Cardano.Address {
-  let parsed = addresses.get(bech32);
-  if (!parsed) {
-    parsed = Cardano.Address.fromBech32(bech32);
-    if (addresses.size > 10_000) addresses.clear();
-    addresses.set(bech32, parsed);
-  }
-  return parsed;
-}
-
-/** Builds a real unsigned Conway transaction (empty witness set) from a spec. */
+/**
+ * Builds a real unsigned Conway transaction with the SDK's CBOR writer, byte for byte what
+ * `Serialization.Transaction` writes for the same body (a test holds the two equal): a body map
+ * {0 inputs, 1 outputs, 2 fee, 3 ttl, 14 required signers, 15 network id 0}, post-Alonzo
+ * outputs when they carry an inline datum, and the transaction `[body, {}, true, null]`.
+ */
 export function buildTransaction(spec: TxSpec): BuiltTx {
-  const inputs = spec.inputs.map((id) => {
+  const w = new Serialization.CborWriter();
+  w.writeStartMap(6);
+  w.writeInt(0).writeStartArray(spec.inputs.length);
+  for (const id of spec.inputs) {
     const { txHash, index } = splitUtxoId(id);
-    return new Serialization.TransactionInput(Cardano.TransactionId(txHash), BigInt(index));
-  });
-  const outputs = spec.outputs.map((o) => {
-    const output = new Serialization.TransactionOutput(address(o.address), toValue(o.amounts));
-    if (o.datum) output.setDatum(Serialization.Datum.newInlineData(o.datum));
-    return output;
-  });
-  const body = new Serialization.TransactionBody(
-    Serialization.CborSet.fromCore(
-      inputs.map((i) => i.toCore()),
-      Serialization.TransactionInput.fromCore,
-    ),
-    outputs,
-    spec.fee,
-    Cardano.Slot(spec.ttlSlot),
-  );
-  body.setNetworkId(Cardano.NetworkId.Testnet);
-  body.setRequiredSigners(
-    Serialization.CborSet.fromCore(
-      spec.requiredSigners.map((h) => Crypto.Ed25519KeyHashHex(h)),
-      Serialization.Hash.fromCore,
-    ),
-  );
-  const tx = new Serialization.Transaction(body, new Serialization.TransactionWitnessSet());
-  const bodyHex = body.toCbor();
-  return { txId: body.hash(), txHex: tx.toCbor(), bodyHex };
+    w.writeStartArray(2).writeByteString(hexBytes(txHash)).writeInt(index);
+  }
+  w.writeInt(1).writeStartArray(spec.outputs.length);
+  for (const o of spec.outputs) {
+    if (o.datum) {
+      w.writeStartMap(3).writeInt(0).writeByteString(addressBytes(o.address)).writeInt(1);
+      writeValue(w, o.amounts);
+      w.writeInt(2).writeStartArray(2).writeInt(1).writeTag(24).writeByteString(o.datum);
+    } else {
+      w.writeStartArray(2).writeByteString(addressBytes(o.address));
+      writeValue(w, o.amounts);
+    }
+  }
+  w.writeInt(2).writeInt(spec.fee);
+  w.writeInt(3).writeInt(spec.ttlSlot);
+  w.writeInt(14).writeStartArray(spec.requiredSigners.length);
+  for (const signer of spec.requiredSigners) w.writeByteString(hexBytes(signer));
+  w.writeInt(15).writeInt(0);
+  const bodyHex = w.encodeAsHex();
+  return { txId: Crypto.blake2b.hash(bodyHex, 32), txHex: `84${bodyHex}a0f5f6`, bodyHex };
 }
 
 /** A signed transaction as received on a submit endpoint. */
@@ -219,26 +241,23 @@ export interface OrderDatum {
 /**
  * `Constr 0 [order_id bytes(16), account_id bytes(16), side Constr(0 buy | 1 sell),
  * type Constr(0 limit | 1 market), price ticks (10^-4 quote per base), base quantity in smallest
- * units, slippage bp, operation key hash bytes(28)]`.
+ * units, slippage bp, operation key hash bytes(28)]` as Plutus data CBOR (tag 121 + n, fields
+ * in an indefinite array, as the SDK's PlutusData writes them).
  */
-export function orderDatum(d: OrderDatum): Serialization.PlutusData {
-  const fields = new Serialization.PlutusList();
-  const uuidBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
-  const tag = (n: bigint) =>
-    Serialization.PlutusData.newConstrPlutusData(
-      new Serialization.ConstrPlutusData(n, new Serialization.PlutusList()),
-    );
-  fields.add(Serialization.PlutusData.newBytes(uuidBytes(d.orderId)));
-  fields.add(Serialization.PlutusData.newBytes(uuidBytes(d.accountId)));
-  fields.add(tag(d.side === 'buy' ? 0n : 1n));
-  fields.add(tag(d.type === 'limit' ? 0n : 1n));
-  fields.add(Serialization.PlutusData.newInteger(d.priceTicks));
-  fields.add(Serialization.PlutusData.newInteger(d.quantityUnits));
-  fields.add(Serialization.PlutusData.newInteger(BigInt(d.slippageBp)));
-  fields.add(Serialization.PlutusData.newBytes(Buffer.from(d.operationKeyHash, 'hex')));
-  return Serialization.PlutusData.newConstrPlutusData(
-    new Serialization.ConstrPlutusData(0n, fields),
-  );
+export function orderDatum(d: OrderDatum): Uint8Array {
+  const w = new Serialization.CborWriter();
+  const uuidBytes = (id: string) => hexBytes(id.replaceAll('-', ''));
+  w.writeTag(121).writeStartArray();
+  w.writeByteString(uuidBytes(d.orderId));
+  w.writeByteString(uuidBytes(d.accountId));
+  w.writeTag(d.side === 'buy' ? 121 : 122).writeStartArray(0);
+  w.writeTag(d.type === 'limit' ? 121 : 122).writeStartArray(0);
+  w.writeInt(d.priceTicks);
+  w.writeInt(d.quantityUnits);
+  w.writeInt(d.slippageBp);
+  w.writeByteString(hexBytes(d.operationKeyHash));
+  w.writeEndArray();
+  return w.encode();
 }
 
 /** Realistic L1 fee: 155381 + 44 lovelace per byte, counting one vkey witness per signer. */
