@@ -3,6 +3,7 @@
  * cancels on ADAUSDM, from 100 accounts, the book held at ≤ 10,000 resting orders. Prints one
  * JSON line per figure.
  */
+import { loadavg } from 'node:os';
 import { MARKETS, type Market } from '../../src-sandbox/assets.js';
 import { MatchingEngine } from '../../src-sandbox/engine.js';
 import { IdSequence, nextRandom } from '../../src-sandbox/ids.js';
@@ -89,6 +90,7 @@ for (const cheapIds of [false, true]) {
       crossing: r.crossings,
       cancels: r.cancels,
       resting_at_end: r.resting,
+      load_average_1m: Number(loadavg()[0]?.toFixed(2)),
       ids: cheapIds ? 'plain counter strings' : 'IdSequence UUIDs, as the sandbox runs',
     }),
   );

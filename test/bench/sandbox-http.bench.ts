@@ -10,9 +10,10 @@ import { HexBlob } from '@cardano-sdk/util';
 import { spawn } from 'node:child_process';
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
 
 const CLIENTS = 8;
 const WARMUP_MS = 3_000;
@@ -44,18 +45,21 @@ const firstLine = await new Promise<string>((resolve) =>
 );
 const url = (JSON.parse(firstLine) as { url: string }).url;
 
+const pool = new Pool(url, { connections: CLIENTS * 2 });
+
 async function post<T>(
   path: string,
   body: unknown,
   key?: string,
-  method = 'POST',
+  method: 'POST' | 'DELETE' = 'POST',
 ): Promise<{ status: number; body: T }> {
-  const response = await fetch(url + path, {
+  const response = await pool.request({
+    path,
     method,
     headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
-    body: JSON.stringify(body),
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as T };
+  return { status: response.statusCode, body: (await response.body.json()) as T };
 }
 
 /** Ed25519 key with node:crypto for speed; the same bytes the SDK would produce. */
@@ -128,10 +132,12 @@ async function client(index: number) {
     );
     if (built.status !== 200) {
       if (built.body.code === 4110) {
-        const open = await fetch(`${url}/accounts/order-records?status=open&limit=250`, {
+        const open = await pool.request({
+          path: '/accounts/order-records?status=open&limit=250',
+          method: 'GET',
           headers: { 'x-api-key': key },
         });
-        const page = (await open.json()) as { data: { orders: { id: string }[] }[] };
+        const page = (await open.body.json()) as { data: { orders: { id: string }[] }[] };
         for (const o of page.data[0]?.orders ?? []) {
           const c = await post<{ tx_hex: string }>(
             `/order/${o.id}/build`,
@@ -182,6 +188,7 @@ const seconds = (performance.now() - started) / 1000;
 stop = true;
 await Promise.all(loops);
 child.kill('SIGTERM');
+await pool.close();
 
 latencies.sort((a, b) => a - b);
 const at = (p: number) =>
