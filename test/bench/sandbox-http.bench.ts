@@ -201,6 +201,8 @@ const extra = {
   orders: latencies.length,
   refused: failures,
   journal: 'fdatasync per group commit',
+  load_average_1m: Number(loadavg()[0]?.toFixed(2)),
+  cores: cpus().length,
 };
 console.log(
   JSON.stringify({
