@@ -1,4 +1,4 @@
-import { app, type BrowserWindow, ipcMain, session } from 'electron';
+import { app, type BrowserWindow, ipcMain, powerMonitor, session } from 'electron';
 import { join } from 'node:path';
 import { createAppServices, consoleLogger, type AppServices } from './app';
 import { bindIpc, eventEmitter } from './ipc';
@@ -45,8 +45,13 @@ export const main = (): void => {
 
   app.on('window-all-closed', () => app.quit());
 
-  app.on('before-quit', () => {
-    void services?.dispose();
+  // Stop the sandbox and wipe keys before quitting; quit again once that is done.
+  let disposed = false;
+  app.on('before-quit', (event) => {
+    if (disposed || !services) return;
+    event.preventDefault();
+    disposed = true;
+    void services.dispose().finally(() => app.quit());
   });
 
   void app.whenReady().then(async () => {
@@ -60,8 +65,17 @@ export const main = (): void => {
       network: 'sandbox',
       logger,
       emit: eventEmitter(getWindow),
+      sandbox: {
+        command: process.execPath,
+        args: [join(import.meta.dirname, 'sandbox.js')],
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      },
     });
     bindIpc(ipcMain, services.dispatch, getWindow, trusted);
+    // Keys leave memory when the machine sleeps or the screen locks.
+    const trading = services.session;
+    powerMonitor.on('suspend', () => trading.lockNow('suspend'));
+    powerMonitor.on('lock-screen', () => trading.lockNow('screen-lock'));
     window = createMainWindow({
       preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
       isDevelopment,

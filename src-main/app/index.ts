@@ -13,6 +13,12 @@ import {
   type SecretStore,
 } from '../wallet';
 import { TransactionSigner } from '../signing';
+import {
+  startEmbeddedSandbox,
+  type EmbeddedSandbox,
+  type SandboxCommand,
+} from '../exchange/embedded-sandbox';
+import { join } from 'node:path';
 import { SessionService } from './session';
 import { WalletService } from './wallet';
 
@@ -29,6 +35,11 @@ export interface AppConfig {
   secretStore?: SecretStore;
   /** scrypt cost of the vault; production cost unless a test lowers it. */
   vaultCost?: ScryptCost;
+  /**
+   * How to run the embedded sandbox exchange. On the sandbox network it is started with the
+   * app, with its data in `<dataDir>/sandbox`, and stopped with it.
+   */
+  sandbox?: SandboxCommand;
 }
 
 export interface AppServices {
@@ -39,6 +50,8 @@ export interface AppServices {
   wallet: WalletService;
   /** Signs exchange transactions after checking them against the trader's intent. */
   signer: TransactionSigner;
+  /** The embedded sandbox once it listens; null when this network does not use it. */
+  sandbox: Promise<EmbeddedSandbox> | null;
   dispose(): Promise<void>;
 }
 
@@ -93,14 +106,30 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     },
   };
 
+  const sandbox =
+    config.network === 'sandbox' && config.sandbox
+      ? startEmbeddedSandbox({
+          ...config.sandbox,
+          dataDir: join(config.dataDir, 'sandbox'),
+          logger: config.logger,
+        })
+      : null;
+  // A failed start is reported to whoever uses the exchange; it must not crash the app.
+  sandbox?.catch((error: unknown) => config.logger.error('embedded sandbox did not start', error));
+
   return {
     handlers,
     dispatch: createDispatcher(handlers, config.logger),
     session,
     wallet,
     signer,
+    sandbox,
     dispose: async () => {
       session.lockNow('shutdown');
+      await sandbox?.then(
+        (running) => running.stop(),
+        () => undefined,
+      );
     },
   };
 };

@@ -10,6 +10,8 @@ export const test = base.extend<{ harness: Harness }>({
   harness: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'countersign-e2e-'));
     const harness = await startHarness({ dataDir });
+    // The app starts on the embedded sandbox exchange, as it does for a new user.
+    await harness.services.sandbox;
     await use(harness);
     await harness.close();
     await rm(dataDir, { recursive: true, force: true });

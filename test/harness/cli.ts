@@ -19,7 +19,9 @@ const harness = await startHarness({
   port: Number(values.port),
   logger: consoleLogger('harness'),
 });
+const sandbox = await harness.services.sandbox;
 console.log(`Countersign harness: open ${harness.url}`);
+if (sandbox) console.log(`Embedded sandbox exchange: ${sandbox.url}`);
 console.log(`Data folder: ${dataDir}`);
 
 const stop = () => {

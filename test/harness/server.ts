@@ -10,6 +10,7 @@ import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/ren
 import type { EmitEvent } from '../../src-shared/contract';
 import type { NetworkName } from '../../src-shared/network';
 import { CLIENT_SCRIPT_PATH, HarnessRequest, SOCKET_PATH } from './protocol';
+import { sourceSandboxCommand } from './sandbox-command';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -20,6 +21,8 @@ export interface HarnessOptions {
   port?: number;
   network?: NetworkName;
   logger?: Logger;
+  /** Start the embedded sandbox exchange (from source) as Electron's main would; default true. */
+  sandbox?: boolean;
 }
 
 export interface Harness {
@@ -77,6 +80,7 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     network: options.network ?? 'sandbox',
     logger: options.logger ?? silentLogger,
     emit,
+    ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),
   });
   const clientScript = await buildClientScript();
 

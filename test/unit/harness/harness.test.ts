@@ -18,7 +18,7 @@ beforeAll(async () => {
       '<body><script type="module" src="/app.js"></script></body></html>',
   );
   await writeFile(join(base, 'outside.txt'), 'outside');
-  harness = await startHarness({ dataDir: join(base, 'data'), rendererDir });
+  harness = await startHarness({ dataDir: join(base, 'data'), rendererDir, sandbox: false });
 });
 
 afterAll(async () => {

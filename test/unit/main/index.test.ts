@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as AppModule from '../../../src-main/app';
 
 const electron = vi.hoisted(() => {
   const appListeners = new Map<string, (...args: unknown[]) => void>();
@@ -23,8 +24,15 @@ const electron = vi.hoisted(() => {
     },
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     session: { defaultSession: { id: 'default' } },
+    powerListeners: new Map<string, () => void>(),
   };
 });
+
+const services = vi.hoisted(() => ({
+  create: vi.fn(),
+  lockNow: vi.fn(),
+  dispose: vi.fn(async () => {}),
+}));
 
 const windowModule = vi.hoisted(() => ({
   registerAppScheme: vi.fn(),
@@ -44,15 +52,36 @@ vi.mock('electron', () => ({
   app: electron.app,
   ipcMain: electron.ipcMain,
   session: electron.session,
+  powerMonitor: {
+    on: (name: string, listener: () => void) => electron.powerListeners.set(name, listener),
+  },
   BrowserWindow: vi.fn(),
 }));
+vi.mock('../../../src-main/app', async (original) => {
+  const actual = await original<typeof AppModule>();
+  return {
+    ...actual,
+    createAppServices: services.create.mockImplementation(async () => ({
+      dispatch: vi.fn(),
+      session: { lockNow: services.lockNow },
+      dispose: services.dispose,
+    })),
+  };
+});
 vi.mock('../../../src-main/window', () => windowModule);
 
 beforeEach(() => {
   vi.resetModules();
   vi.clearAllMocks();
   electron.appListeners.clear();
+  electron.powerListeners.clear();
 });
+
+const startReady = async () => {
+  await import('../../../src-main/index');
+  electron.fireReady();
+  await vi.waitFor(() => expect(windowModule.createMainWindow).toHaveBeenCalled());
+};
 
 describe('the composition root', () => {
   it('quits at once when another instance holds the lock, before creating anything', async () => {
@@ -86,6 +115,43 @@ describe('the composition root', () => {
         isDevelopment: false,
       }),
     );
+  });
+
+  it('starts the bundled sandbox with Electron as Node, data in the app folder', async () => {
+    await startReady();
+    expect(services.create).toHaveBeenCalledWith(
+      expect.objectContaining({
+        dataDir: '/tmp/countersign-test-data',
+        network: 'sandbox',
+        runtime: 'electron',
+        sandbox: expect.objectContaining({
+          command: process.execPath,
+          args: [expect.stringMatching(/sandbox\.js$/)],
+          env: expect.objectContaining({ ELECTRON_RUN_AS_NODE: '1' }),
+        }),
+      }),
+    );
+  });
+
+  it('locks the trading session when the machine sleeps or the screen locks', async () => {
+    await startReady();
+    electron.powerListeners.get('suspend')?.();
+    expect(services.lockNow).toHaveBeenCalledWith('suspend');
+    electron.powerListeners.get('lock-screen')?.();
+    expect(services.lockNow).toHaveBeenCalledWith('screen-lock');
+  });
+
+  it('waits for the services to stop (keys wiped, sandbox ended) before quitting', async () => {
+    await startReady();
+    const event = { preventDefault: vi.fn() };
+    electron.appListeners.get('before-quit')?.(event);
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(services.dispose).toHaveBeenCalled();
+    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+    // The second before-quit (from that quit) goes through.
+    const again = { preventDefault: vi.fn() };
+    electron.appListeners.get('before-quit')?.(again);
+    expect(again.preventDefault).not.toHaveBeenCalled();
   });
 
   it('brings the existing window forward when a second instance starts', async () => {
