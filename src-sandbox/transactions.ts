@@ -144,23 +144,51 @@ export function parseSignedTx(hex: string, expected?: { txId: string; bodyHex: s
       if (length !== 4) throw new Error('a transaction is a 4-element array');
       bodyHex = Buffer.from(reader.readEncodedValue()).toString('hex');
     }
-    const witnessHex = Buffer.from(reader.readEncodedValue()).toString('hex');
+    const witnesses = readVkeyWitnesses(reader);
     if (!reader.readBoolean()) throw new Error('is_valid must be true');
     reader.readNull();
     if (!known) reader.readEndArray();
     if (reader.peekState() !== Serialization.CborReaderState.Finished) {
       throw new Error('bytes after the transaction');
     }
-    const witnessSet = Serialization.TransactionWitnessSet.fromCbor(HexBlob(witnessHex));
-    const witnesses = (witnessSet.vkeys()?.values() ?? []).map((w) => ({
-      vkey: w.vkey(),
-      signature: w.signature(),
-    }));
     const txId = known ? expected.txId : Crypto.blake2b.hash(HexBlob(bodyHex), 32);
     return { txId, bodyHex, witnesses };
   } catch {
     throw new SandboxError(ErrorCode.invalidRequest, 'signed_tx is not a valid Conway transaction');
   }
+}
+
+/**
+ * Reads a witness set that may hold only vkey witnesses: `{0: [[vkey(32), signature(64)], …]}`,
+ * the array optionally tagged 258 (a set). Anything else in it is refused.
+ */
+function readVkeyWitnesses(
+  reader: Serialization.CborReader,
+): { vkey: string; signature: string }[] {
+  const witnesses: { vkey: string; signature: string }[] = [];
+  const entries = reader.readStartMap();
+  if (entries === null || entries > 1)
+    throw new Error('the witness set may hold vkey witnesses only');
+  if (entries === 0) {
+    reader.readEndMap();
+    return witnesses;
+  }
+  if (reader.readInt() !== 0n) throw new Error('the witness set may hold vkey witnesses only');
+  if (reader.peekState() === Serialization.CborReaderState.Tag) {
+    if (Number(reader.readTag()) !== 258) throw new Error('unexpected tag in the witness set');
+  }
+  const count = reader.readStartArray();
+  if (count === null) throw new Error('vkey witnesses must be a definite array');
+  for (let i = 0; i < count; i++) {
+    if (reader.readStartArray() !== 2) throw new Error('a vkey witness is [vkey, signature]');
+    const vkey = Buffer.from(reader.readByteString()).toString('hex');
+    const signature = Buffer.from(reader.readByteString()).toString('hex');
+    reader.readEndArray();
+    witnesses.push({ vkey, signature });
+  }
+  reader.readEndArray();
+  reader.readEndMap();
+  return witnesses;
 }
 
 const verifyingKeys = new Map<string, { key: KeyObject; hash: string }>();

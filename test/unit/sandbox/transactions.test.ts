@@ -186,6 +186,20 @@ describe('signed transaction checks', () => {
     }
   });
 
+  it('reads vkey witnesses as a plain or a tagged (258) set, and refuses other witnesses', () => {
+    const key = new TestKey();
+    const built = buildTransaction({ ...spec, requiredSigners: [key.hash] });
+    const signed = parseSignedTx(key.sign(built.txHex));
+    const w = signed.witnesses[0] as { vkey: string; signature: string };
+    const vkeyWitness = `825820${w.vkey}5840${w.signature}`;
+    const tagged = `84${built.bodyHex}a100d9010281${vkeyWitness}f5f6`;
+    expect(parseSignedTx(tagged).witnesses).toEqual([w]);
+    const withScripts = `84${built.bodyHex}a200d9010281${vkeyWitness}0180f5f6`;
+    expect(() => parseSignedTx(withScripts)).toThrow(/signed_tx/);
+    const invalidFlag = `84${built.bodyHex}a0f4f6`;
+    expect(() => parseSignedTx(invalidFlag)).toThrow(/signed_tx/);
+  });
+
   it('requires exactly the required signers', () => {
     const a = new TestKey();
     const b = new TestKey();
