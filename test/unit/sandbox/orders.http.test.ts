@@ -245,6 +245,23 @@ describe('placing orders', () => {
     expect(record.body.order_json.status).toBe('cancelled');
   });
 
+  it('accepts a cancel build sent with a JSON content type and no body', async () => {
+    const t = await funded();
+    const placed = await t.place({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: 10,
+      price: 0.5,
+    });
+    const response = await fetch(`${sandbox.url}/order/${placed.body.order.id}/build`, {
+      method: 'DELETE',
+      headers: { 'X-API-KEY': t.apiKey, 'Content-Type': 'application/json' },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { tx_hex: string }).tx_hex).toMatch(/^84a6/);
+  });
+
   it('lists order records by status with the real page wrapper', async () => {
     const t = await funded();
     const ids: string[] = [];
