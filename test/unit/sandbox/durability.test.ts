@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal } from '../../../src-sandbox/journal.js';
 import {
   Trader,
   call,
@@ -82,21 +79,6 @@ async function snapshot(url: string, traders: Trader[]) {
   const totals = await call(url, 'GET', '/sandbox/totals');
   return { views, depth: [depth.body.bids, depth.body.asks], totals: totals.body };
 }
-
-describe('journal', () => {
-  it('cuts a torn last line and refuses a damaged middle', () => {
-    const dir = tempDir();
-    const file = join(dir, 'journal.ndjson');
-    appendFileSync(
-      file,
-      '{"t":"genesis","at":1,"salt":"00","seed":1}\n{"t":"reset","at":2}\n{"t":"res',
-    );
-    expect(readJournal(dir).map((e) => e.t)).toEqual(['genesis', 'reset']);
-    expect(readFileSync(file, 'utf8').endsWith('{"t":"reset","at":2}\n')).toBe(true);
-    appendFileSync(file, 'garbage\n{"t":"reset","at":3}\n');
-    expect(() => readJournal(dir)).toThrow(/damaged/);
-  });
-});
 
 describe('restart', () => {
   it('replays to exactly the acknowledged state, and a build made before the restart still submits', async () => {
