@@ -216,6 +216,7 @@ export class MatchingEngine {
       if (order.remaining === 0n) order.status = 'fully_filled';
       else if (order.executedBase > 0n) order.status = 'partially_cancelled';
       else order.status = hadLiquidity ? 'cancelled' : 'failed';
+      order.quoteQuantity = order.executedQuote;
       this.release(order, order.lockedBase, order.lockedQuote);
     }
     return order;

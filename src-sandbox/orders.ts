@@ -31,7 +31,7 @@ export interface Order {
   /** Limit price in ticks; for market orders 0. */
   readonly priceTicks: bigint;
   readonly quantity: bigint;
-  /** Quote the order was priced at when placed (limit: quantity × price). */
+  /** Quote value: limit orders quantity × price; market orders what they traded. */
   quoteQuantity: bigint;
   remaining: bigint;
   resting: boolean;

@@ -200,6 +200,7 @@ describe('placing orders', () => {
     expect(r.body.order.status).toBe('partially_cancelled');
     expect(r.body.order.executed_base_qty).toBe('20');
     expect(r.body.order.executed_quote_qty).toBe('10');
+    expect(r.body.order.quote_qty).toBe('10');
     expect((await taker.balances()).USDM).toEqual({ free: 0, locked: 0 });
     await maker.cancel(
       (
