@@ -4,7 +4,6 @@ import {
   ASSETS,
   MARKETS,
   PRICE_SCALE,
-  assetByUnit,
   decimalPlaces,
   marketBySymbol,
   toUnits,
@@ -12,17 +11,14 @@ import {
 } from './assets.js';
 import { MatchingEngine, type PlaceOrder } from './engine.js';
 import { ErrorCode, SandboxError } from './errors.js';
+import { Funds, addAmount } from './funds.js';
 import type { IdSequence } from './ids.js';
-import {
-  fromAmountRecord,
-  type AmountRecord,
-  type JournalEntry,
-  type OrderRequest,
-} from './journal-entries.js';
+import { fromAmountRecord, type JournalEntry, type OrderRequest } from './journal-entries.js';
 import { L1Ledger, utxoId, type L1Utxo } from './l1-ledger.js';
 import { MARKET_MAKER_ACCOUNT, MarketMaker } from './market-maker.js';
 import { isOpen, type Order } from './orders.js';
-import { buildTransaction, l1Fee, orderDatum, slotAt, type TxOutputSpec } from './transactions.js';
+import { PendingBuilds, type PendingKind } from './pending-builds.js';
+import { buildTransaction, orderDatum, slotAt } from './transactions.js';
 
 export interface ExchangeRules {
   /** Commission per order in basis points, charged in the asset received. */
@@ -44,12 +40,8 @@ export const DEFAULT_RULES: ExchangeRules = {
   fundsTtlMs: 2 * 60 * 60_000,
 };
 
-/** Minimum order size, deposit and withdrawal, and the withdrawal fee, in lovelace. */
+/** Minimum order size in lovelace (5 ADA equivalent). */
 export const MIN_ORDER_LOVELACE = 5_000_000n;
-export const MIN_FUNDS_LOVELACE = 2_000_000n;
-export const WITHDRAWAL_FEE_LOVELACE = 1_000_000n;
-/** Smallest change output a deposit may leave behind. */
-const MIN_CHANGE_LOVELACE = 1_000_000n;
 
 export interface Account {
   readonly id: string;
@@ -60,41 +52,7 @@ export interface Account {
   utxoId: string;
 }
 
-interface PendingBase {
-  readonly txId: string;
-  readonly txHex: string;
-  readonly bodyHex: string;
-  readonly accountId: string;
-  readonly expiresAt: number;
-  readonly signer: string;
-}
-type Pending =
-  | (PendingBase & { kind: 'order'; order: Omit<PlaceOrder, 'utxoId' | 'at'> })
-  | (PendingBase & { kind: 'cancel'; orderId: string })
-  | (PendingBase & {
-      kind: 'deposit';
-      inputs: readonly string[];
-      amounts: Map<string, bigint>;
-      change: Map<string, bigint>;
-      fee: bigint;
-    })
-  | (PendingBase & { kind: 'withdrawal'; amounts: Map<string, bigint>; fee: bigint });
-
-export type PendingKind = Pending['kind'];
-
-interface InFlight {
-  readonly accountId: string;
-  readonly address: string;
-  readonly txId: string;
-  readonly amounts: Map<string, bigint>;
-  readonly dueAt: number;
-}
-
 const MARKET_MAKER_INVENTORY = 1_000_000_000_000_000n;
-
-function add(map: Map<string, bigint>, unit: string, q: bigint): void {
-  map.set(unit, (map.get(unit) ?? 0n) + q);
-}
 
 /**
  * The whole exchange: accounts, the matching engine, pending builds, the simulated L1 and the
@@ -110,14 +68,9 @@ export class Exchange {
   readonly minted = new Map<string, bigint>();
   /** L1 fees paid by deposits and withdrawals, gone from every balance. */
   readonly burned = new Map<string, bigint>();
+  readonly pending = new PendingBuilds();
+  readonly funds: Funds;
   tradingLocked = false;
-  private readonly pending = new Map<string, Pending>();
-  private readonly pendingOrderTx = new Map<string, string>();
-  private readonly submitted = new Set<string>();
-  private readonly deposits: InFlight[] = [];
-  private readonly withdrawals: InFlight[] = [];
-  private treasuryUtxo: string;
-  private lastPrune = 0;
 
   constructor(
     readonly rules: ExchangeRules,
@@ -125,11 +78,19 @@ export class Exchange {
     seed: number,
   ) {
     this.engine = new MatchingEngine(() => this.ids.uuid());
-    this.treasuryUtxo = utxoId(this.ids.hash(), 0);
+    this.funds = new Funds({
+      engine: this.engine,
+      l1: this.l1,
+      pending: this.pending,
+      ids,
+      fundsTtlMs: rules.fundsTtlMs,
+      burned: this.burned,
+      wallet: (accountId) => this.account(accountId).wallet,
+    });
     this.marketMaker = new MarketMaker(seed);
     for (const asset of ASSETS) {
       this.engine.balance(MARKET_MAKER_ACCOUNT, asset.unit).free += MARKET_MAKER_INVENTORY;
-      add(this.minted, asset.unit, MARKET_MAKER_INVENTORY);
+      addAmount(this.minted, asset.unit, MARKET_MAKER_INVENTORY);
     }
   }
 
@@ -164,13 +125,13 @@ export class Exchange {
       case 'cancelSubmit':
         return this.submitCancel(entry.txId, entry.at);
       case 'depositBuild':
-        return this.buildDeposit(entry.accountId, entry.amounts, entry.inputs, entry.at);
+        return this.funds.buildDeposit(entry.accountId, entry.amounts, entry.inputs, entry.at);
       case 'depositSubmit':
-        return this.submitDeposit(entry.txId, entry.at, entry.confirmAt);
+        return this.funds.submitDeposit(entry.txId, entry.at, entry.confirmAt);
       case 'withdrawalBuild':
-        return this.buildWithdrawal(entry.accountId, entry.amounts, entry.at);
+        return this.funds.buildWithdrawal(entry.accountId, entry.amounts, entry.at);
       case 'withdrawalSubmit':
-        return this.submitWithdrawal(entry.txId, entry.at, entry.settleAt);
+        return this.funds.submitWithdrawal(entry.txId, entry.at, entry.settleAt);
       case 'marketMaker':
         this.marketMaker.tick(this, entry.at);
         return undefined;
@@ -182,27 +143,8 @@ export class Exchange {
 
   /** Confirms deposits and settles withdrawals that are due; reads call it with the time. */
   settle(at: number): void {
-    while (this.deposits.length && (this.deposits[0] as InFlight).dueAt <= at) {
-      const d = this.deposits.shift() as InFlight;
-      for (const [unit, q] of d.amounts) {
-        const b = this.engine.balance(d.accountId, unit);
-        b.locked -= q;
-        b.free += q;
-      }
-    }
-    while (this.withdrawals.length && (this.withdrawals[0] as InFlight).dueAt <= at) {
-      const w = this.withdrawals.shift() as InFlight;
-      this.l1.add({ txHash: w.txId, index: 0, address: w.address, amounts: w.amounts });
-    }
-    if (at - this.lastPrune > 60_000) {
-      this.lastPrune = at;
-      for (const [txId, p] of this.pending) {
-        if (p.expiresAt < at - 60 * 60_000) {
-          this.pending.delete(txId);
-          if (p.kind === 'order') this.pendingOrderTx.delete(p.order.id);
-        }
-      }
-    }
+    this.funds.settle(at);
+    this.pending.prune(at);
   }
 
   account(id: string): Account {
@@ -265,7 +207,7 @@ export class Exchange {
   private payFromFaucet(address: string, amounts: Map<string, bigint>): L1Utxo {
     const utxo: L1Utxo = { txHash: this.ids.hash(), index: 0, address, amounts };
     this.l1.add(utxo);
-    for (const [unit, q] of amounts) add(this.minted, unit, q);
+    for (const [unit, q] of amounts) addAmount(this.minted, unit, q);
     return utxo;
   }
 
@@ -464,7 +406,7 @@ export class Exchange {
       ttlSlot: slotAt(at + this.rules.orderTtlMs),
       requiredSigners: [signer],
     });
-    this.pending.set(tx.txId, {
+    this.pending.add({
       kind: 'order',
       txId: tx.txId,
       txHex: tx.txHex,
@@ -474,20 +416,12 @@ export class Exchange {
       signer,
       order: terms,
     });
-    this.pendingOrderTx.set(terms.id, tx.txId);
     return { order_id: terms.id, tx_hex: tx.txHex };
   }
 
-  /** The transaction built for an order not yet submitted, if any. */
-  builtOrder(accountId: string, orderId: string): { txId: string; bodyHex: string } | undefined {
-    const txId = this.pendingOrderTx.get(orderId);
-    const p = txId === undefined ? undefined : this.pending.get(txId);
-    return p && p.accountId === accountId ? { txId: p.txId, bodyHex: p.bodyHex } : undefined;
-  }
-
   /**
-   * Finds the build a signed transaction answers, or refuses: 4302 if already submitted, 4402
-   * if never built, 4000 if the body differs from the build, 4300 if expired.
+   * Finds the build a signed transaction answers (see `PendingBuilds.find`) and returns the key
+   * hash that must have signed it.
    */
   pendingFor(
     kind: PendingKind,
@@ -496,71 +430,21 @@ export class Exchange {
     at: number,
     orderId?: string,
   ): { signer: string } {
-    if (this.submitted.has(txId)) {
-      throw new SandboxError(ErrorCode.alreadySubmitted, 'transaction already submitted');
-    }
-    let p = this.pending.get(txId);
-    if (kind === 'order' && orderId !== undefined) {
-      const builtTx = this.pendingOrderTx.get(orderId);
-      if (!builtTx) {
-        if (this.engine.orders.get(orderId)?.accountId === accountId) {
-          throw new SandboxError(ErrorCode.alreadySubmitted, 'order already submitted');
-        }
-        throw new SandboxError(ErrorCode.orderNotFound, 'order not found');
-      }
-      if (builtTx !== txId) {
-        throw new SandboxError(
-          ErrorCode.invalidRequest,
-          'transaction body differs from the one built for this order',
-        );
-      }
-      p = this.pending.get(builtTx);
-    }
-    if (!p || p.kind !== kind || p.accountId !== accountId) {
-      throw new SandboxError(
-        ErrorCode.transactionNotFound,
-        'transaction not found: its body differs from every transaction built for this account',
-      );
-    }
-    if (at > p.expiresAt) {
-      throw new SandboxError(ErrorCode.transactionExpired, 'transaction expired, build again');
-    }
-    return { signer: p.signer };
-  }
-
-  private takePending<K extends PendingKind>(
-    kind: K,
-    txId: string,
-    at: number,
-  ): Extract<Pending, { kind: K }> {
-    const p = this.pending.get(txId);
-    if (this.submitted.has(txId)) {
-      throw new SandboxError(ErrorCode.alreadySubmitted, 'transaction already submitted');
-    }
-    if (!p || p.kind !== kind) {
-      throw new SandboxError(ErrorCode.transactionNotFound, 'transaction not found');
-    }
-    if (at > p.expiresAt) {
-      throw new SandboxError(ErrorCode.transactionExpired, 'transaction expired, build again');
-    }
-    return p as Extract<Pending, { kind: K }>;
-  }
-
-  private markSubmitted(txId: string): void {
-    const p = this.pending.get(txId);
-    this.pending.delete(txId);
-    if (p?.kind === 'order') this.pendingOrderTx.delete(p.order.id);
-    this.submitted.add(txId);
+    const order =
+      orderId === undefined
+        ? undefined
+        : { id: orderId, submitted: this.engine.orders.get(orderId)?.accountId === accountId };
+    return { signer: this.pending.find(kind, accountId, txId, at, order).signer };
   }
 
   private submitOrder(orderId: string, txId: string, at: number): Order {
-    const p = this.takePending('order', txId, at);
+    const p = this.pending.take('order', txId, at);
     if (p.order.id !== orderId) throw new SandboxError(ErrorCode.orderNotFound, 'order not found');
     this.checkPlaceable(p.order);
     const account = this.account(p.accountId);
     const order = this.engine.placeOrder({ ...p.order, utxoId: utxoId(txId, 0), at });
     account.utxoId = utxoId(txId, 1);
-    this.markSubmitted(txId);
+    this.pending.markSubmitted(txId);
     return order;
   }
 
@@ -580,7 +464,7 @@ export class Exchange {
       ttlSlot: slotAt(at + this.rules.orderTtlMs),
       requiredSigners: [signer],
     });
-    this.pending.set(tx.txId, {
+    this.pending.add({
       kind: 'cancel',
       txId: tx.txId,
       txHex: tx.txHex,
@@ -594,7 +478,7 @@ export class Exchange {
   }
 
   private submitCancel(txId: string, at: number): { tx_hash: string } {
-    const p = this.takePending('cancel', txId, at);
+    const p = this.pending.take('cancel', txId, at);
     this.checkTradingOpen();
     const order = this.order(p.accountId, p.orderId);
     if (!isOpen(order)) {
@@ -605,191 +489,7 @@ export class Exchange {
     }
     this.engine.cancelOrder(order.id, at);
     this.account(p.accountId).utxoId = utxoId(txId, 0);
-    this.markSubmitted(txId);
-    return { tx_hash: txId };
-  }
-
-  // ---- deposits and withdrawals ----
-
-  /** Parses `[{unit, quantity}]` amounts: known units, positive integers, ≥ 2 ADA. */
-  static fundsAmounts(entries: readonly { unit: string; quantity: string }[]): Map<string, bigint> {
-    const amounts = new Map<string, bigint>();
-    for (const { unit, quantity } of entries) {
-      if (!assetByUnit(unit))
-        throw new SandboxError(ErrorCode.invalidRequest, `unknown unit ${unit}`);
-      if (!/^[0-9]+$/.test(quantity) || BigInt(quantity) <= 0n) {
-        throw new SandboxError(
-          ErrorCode.invalidRequest,
-          `quantity of ${unit} must be a positive integer in the smallest unit`,
-        );
-      }
-      if (amounts.has(unit))
-        throw new SandboxError(ErrorCode.invalidRequest, `unit ${unit} repeated`);
-      amounts.set(unit, BigInt(quantity));
-    }
-    if ((amounts.get(ADA.unit) ?? 0n) < MIN_FUNDS_LOVELACE) {
-      throw new SandboxError(
-        ErrorCode.invalidRequest,
-        'the amount must include at least 2 ADA (2000000 lovelace)',
-      );
-    }
-    return amounts;
-  }
-
-  private buildDeposit(
-    accountId: string,
-    amountRecord: AmountRecord,
-    inputs: readonly string[],
-    at: number,
-  ): { tx_hex: string } {
-    const account = this.account(accountId);
-    const amounts = fromAmountRecord(amountRecord);
-    const available = new Map<string, bigint>();
-    for (const id of inputs) {
-      if (this.l1.isSpent(id))
-        throw new SandboxError(ErrorCode.utxoSpent, `UTxO ${id} already spent`);
-      const utxo = this.l1.get(id);
-      if (!utxo) throw new SandboxError(ErrorCode.invalidRequest, `UTxO ${id} does not exist`);
-      if (utxo.address !== account.wallet.bech32) {
-        throw new SandboxError(
-          ErrorCode.invalidRequest,
-          `UTxO ${id} does not belong to the account's wallet address`,
-        );
-      }
-      for (const [unit, q] of utxo.amounts) add(available, unit, q);
-    }
-    const signer = account.wallet.paymentKeyHash;
-    const ttlSlot = slotAt(at + this.rules.fundsTtlMs);
-    const build = (fee: bigint) => {
-      const change = new Map(available);
-      for (const [unit, q] of amounts) add(change, unit, -q);
-      add(change, ADA.unit, -fee);
-      for (const [unit, q] of change) {
-        if (q < 0n) {
-          throw new SandboxError(
-            ErrorCode.invalidRequest,
-            `input UTxOs do not cover the deposit and the fee (short of ${unit})`,
-          );
-        }
-        if (q === 0n) change.delete(unit);
-      }
-      if (change.size > 0 && (change.get(ADA.unit) ?? 0n) < MIN_CHANGE_LOVELACE) {
-        throw new SandboxError(
-          ErrorCode.invalidRequest,
-          'input UTxOs leave a change output below 1 ADA',
-        );
-      }
-      const outputs: TxOutputSpec[] = [{ address: EXCHANGE_ADDRESSES.deposit, amounts }];
-      if (change.size > 0) outputs.push({ address: account.wallet.bech32, amounts: change });
-      return {
-        change,
-        tx: buildTransaction({ inputs, outputs, fee, ttlSlot, requiredSigners: [signer] }),
-      };
-    };
-    const fee = l1Fee(build(200_000n).tx.txHex, 1);
-    const { tx, change } = build(fee);
-    this.pending.set(tx.txId, {
-      kind: 'deposit',
-      txId: tx.txId,
-      txHex: tx.txHex,
-      bodyHex: tx.bodyHex,
-      accountId,
-      expiresAt: at + this.rules.fundsTtlMs,
-      signer,
-      inputs,
-      amounts,
-      change,
-      fee,
-    });
-    return { tx_hex: tx.txHex };
-  }
-
-  private submitDeposit(txId: string, at: number, confirmAt: number): { tx_hash: string } {
-    const p = this.takePending('deposit', txId, at);
-    for (const id of p.inputs) {
-      if (!this.l1.get(id)) {
-        throw new SandboxError(ErrorCode.utxoSpent, `UTxO ${id} already spent`);
-      }
-    }
-    const account = this.account(p.accountId);
-    for (const id of p.inputs) this.l1.spend(id);
-    if (p.change.size > 0) {
-      this.l1.add({ txHash: txId, index: 1, address: account.wallet.bech32, amounts: p.change });
-    }
-    add(this.burned, ADA.unit, p.fee);
-    for (const [unit, q] of p.amounts) this.engine.balance(p.accountId, unit).locked += q;
-    this.deposits.push({
-      accountId: p.accountId,
-      address: account.wallet.bech32,
-      txId,
-      amounts: p.amounts,
-      dueAt: confirmAt,
-    });
-    this.deposits.sort((a, b) => a.dueAt - b.dueAt);
-    this.markSubmitted(txId);
-    return { tx_hash: txId };
-  }
-
-  private checkWithdrawable(accountId: string, amounts: Map<string, bigint>): void {
-    for (const [unit, q] of amounts) {
-      const needed = q + (unit === ADA.unit ? WITHDRAWAL_FEE_LOVELACE : 0n);
-      if (this.engine.balance(accountId, unit).free < needed) {
-        throw new SandboxError(
-          ErrorCode.insufficientBalance,
-          `insufficient free balance of ${assetByUnit(unit)?.name ?? unit} (the withdrawal fee is 1 ADA)`,
-        );
-      }
-    }
-  }
-
-  private buildWithdrawal(
-    accountId: string,
-    amountRecord: AmountRecord,
-    at: number,
-  ): { tx_hex: string } {
-    const account = this.account(accountId);
-    const amounts = fromAmountRecord(amountRecord);
-    this.checkWithdrawable(accountId, amounts);
-    const signer = account.wallet.paymentKeyHash;
-    const spec = {
-      inputs: [this.treasuryUtxo],
-      outputs: [{ address: account.wallet.bech32, amounts }],
-      ttlSlot: slotAt(at + this.rules.fundsTtlMs),
-      requiredSigners: [signer],
-    };
-    const fee = l1Fee(buildTransaction({ ...spec, fee: 200_000n }).txHex, 2);
-    const tx = buildTransaction({ ...spec, fee });
-    this.pending.set(tx.txId, {
-      kind: 'withdrawal',
-      txId: tx.txId,
-      txHex: tx.txHex,
-      bodyHex: tx.bodyHex,
-      accountId,
-      expiresAt: at + this.rules.fundsTtlMs,
-      signer,
-      amounts,
-      fee,
-    });
-    return { tx_hex: tx.txHex };
-  }
-
-  private submitWithdrawal(txId: string, at: number, settleAt: number): { tx_hash: string } {
-    const p = this.takePending('withdrawal', txId, at);
-    this.checkWithdrawable(p.accountId, p.amounts);
-    for (const [unit, q] of p.amounts) this.engine.balance(p.accountId, unit).free -= q;
-    this.engine.balance(p.accountId, ADA.unit).free -= WITHDRAWAL_FEE_LOVELACE;
-    add(this.engine.fees, ADA.unit, WITHDRAWAL_FEE_LOVELACE - p.fee);
-    add(this.burned, ADA.unit, p.fee);
-    this.withdrawals.push({
-      accountId: p.accountId,
-      address: this.account(p.accountId).wallet.bech32,
-      txId,
-      amounts: p.amounts,
-      dueAt: settleAt,
-    });
-    this.withdrawals.sort((a, b) => a.dueAt - b.dueAt);
-    this.treasuryUtxo = utxoId(this.ids.hash(), 0);
-    this.markSubmitted(txId);
+    this.pending.markSubmitted(txId);
     return { tx_hash: txId };
   }
 
@@ -802,11 +502,11 @@ export class Exchange {
   holdings(): Map<string, bigint> {
     const total = this.l1.totals();
     for (const account of this.engine.accounts.values()) {
-      for (const [unit, b] of account.balances) add(total, unit, b.free + b.locked);
+      for (const [unit, b] of account.balances) addAmount(total, unit, b.free + b.locked);
     }
-    for (const [unit, q] of this.engine.fees) add(total, unit, q);
-    for (const [unit, q] of this.burned) add(total, unit, q);
-    for (const w of this.withdrawals) for (const [unit, q] of w.amounts) add(total, unit, q);
+    for (const [unit, q] of this.engine.fees) addAmount(total, unit, q);
+    for (const [unit, q] of this.burned) addAmount(total, unit, q);
+    for (const [unit, q] of this.funds.inFlightWithdrawals()) addAmount(total, unit, q);
     return total;
   }
 }

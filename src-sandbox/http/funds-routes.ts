@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { utxoId } from '../l1-ledger.js';
 import { ErrorCode, SandboxError } from '../errors.js';
-import { Exchange } from '../exchange.js';
+import { parseFundsAmounts } from '../funds.js';
 import { toAmountRecord } from '../journal-entries.js';
 import { balanceEntries } from '../records.js';
 import type { SandboxCore } from '../sandbox-core.js';
@@ -50,7 +50,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
     },
     (request) => {
       const body = request.body as { deposit_amount: AmountEntry[]; input_utxos: InputUtxo[] };
-      const amounts = Exchange.fundsAmounts(body.deposit_amount);
+      const amounts = parseFundsAmounts(body.deposit_amount);
       const exchange = core.current();
       const inputs: string[] = [];
       for (const u of body.input_utxos) {
@@ -115,7 +115,7 @@ export function fundsRoutes(app: FastifyInstance, core: SandboxCore, delays: Fun
     },
     (request) => {
       const body = request.body as { withdrawal_amount: AmountEntry[] };
-      const amounts = Exchange.fundsAmounts(body.withdrawal_amount);
+      const amounts = parseFundsAmounts(body.withdrawal_amount);
       return core.commit<{ tx_hex: string }>({
         t: 'withdrawalBuild',
         at: core.now(),

@@ -47,7 +47,7 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
       const orderId = body.order_id.toLowerCase();
       const signed = parseSignedTx(
         body.signed_tx,
-        core.exchange.builtOrder(request.accountId, orderId),
+        core.exchange.pending.builtOrder(request.accountId, orderId),
       );
       const at = core.now();
       const { signer } = core
