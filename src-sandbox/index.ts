@@ -46,6 +46,7 @@ export interface RunningSandbox {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { max: 6000, windowMs: 60_000 };
+const IDLE_AFTER_MS = 60_000;
 
 /** Starts the sandbox exchange on loopback and replays its journal. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
@@ -67,8 +68,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   let timer: NodeJS.Timeout | undefined;
   if (options.marketMaker ?? true) {
+    let lastRequote = 0;
     const requote = () => {
-      if (!closing) core.commit({ t: 'marketMaker', at: core.now() }).catch(() => undefined);
+      const at = core.now();
+      // While nobody trades, requote once a minute: the journal stays small for an idle app.
+      const idle = at - core.lastActivityAt > IDLE_AFTER_MS;
+      if (closing || (idle && at - lastRequote < IDLE_AFTER_MS)) return;
+      lastRequote = at;
+      core.commit({ t: 'marketMaker', at }).catch(() => undefined);
     };
     requote();
     timer = setInterval(requote, options.marketMakerIntervalMs ?? 2000);

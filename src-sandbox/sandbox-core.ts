@@ -12,6 +12,8 @@ type Genesis = Extract<JournalEntry, { t: 'genesis' }> & { rules: ExchangeRules 
  */
 export class SandboxCore {
   exchange: Exchange;
+  /** Time of the last accepted change that was not the market maker's. */
+  lastActivityAt = 0;
   private lastAt = 0;
 
   private constructor(
@@ -73,6 +75,7 @@ export class SandboxCore {
   /** Applies the entry (throws if refused, nothing journaled), then waits until it is on disk. */
   async commit<T>(entry: JournalEntry): Promise<T> {
     const result = this.applyEntry(entry) as T;
+    if (entry.t !== 'marketMaker') this.lastActivityAt = entry.at;
     await this.journal.append(entry);
     return result;
   }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Trader,
@@ -333,7 +335,24 @@ describe('market data', () => {
     }
   });
 
-  it('the market maker keeps a book on both markets and moves its reference', async () => {
+  it('the market maker requotes often while traders are active and once a minute when idle', async () => {
+    const own = await startTestSandbox({ marketMaker: true, marketMakerIntervalMs: 20 });
+    const requotes = () =>
+      readFileSync(join(own.dataDir, 'journal.ndjson'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"t":"marketMaker"')).length;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(requotes()).toBe(1);
+      await new Trader(own.url).register();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(requotes()).toBeGreaterThan(5);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('the market maker keeps a book on both markets', async () => {
     const own = await startTestSandbox({ marketMaker: true, marketMakerIntervalMs: 50 });
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
