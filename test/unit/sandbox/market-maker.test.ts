@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MARKETS, type Market } from '../../../src-sandbox/assets.js';
 import { DEFAULT_RULES, Exchange } from '../../../src-sandbox/exchange.js';
 import { IdSequence } from '../../../src-sandbox/ids.js';
 
@@ -40,5 +41,36 @@ describe('market maker', () => {
     const exchange = ticks(1, 30);
     const open = [...exchange.engine.orders.values()].filter((o) => o.resting);
     expect(open).toHaveLength(20);
+  });
+
+  it("hits a trader's resting order as the reference walks onto it", () => {
+    const exchange = new Exchange(DEFAULT_RULES, new IdSequence('mm'), 5);
+    const at = 1_800_000_000_000;
+    exchange.apply({ t: 'marketMaker', at });
+    const market = MARKETS[0] as Market;
+    exchange.engine.balance('trader', market.quote.unit).free = 1_000_000_000n;
+    const bestBid = exchange.engine.book('ADAUSDM').bids.best()?.price ?? 0n;
+    const order = exchange.engine.placeOrder({
+      id: 'resting-bid',
+      accountId: 'trader',
+      market,
+      side: 'buy',
+      type: 'limit',
+      quantity: 10_000_000n,
+      priceTicks: (bestBid * 995n) / 1000n,
+      marketLimitTicks: null,
+      slippageBp: 0,
+      postOnly: false,
+      commissionRateBp: 10,
+      utxoId: 'x#0',
+      at,
+    });
+    expect(order.status).toBe('open');
+    for (let i = 1; i <= 300 && order.status === 'open'; i++) {
+      exchange.apply({ t: 'marketMaker', at: at + i * 2000 });
+    }
+    expect(order.executions.length).toBeGreaterThan(0);
+    expect(order.executions[0]?.role).toBe('maker');
+    expect(order.executions[0]?.priceTicks).toBe(order.priceTicks);
   });
 });
