@@ -54,7 +54,16 @@ export class Journal {
 
   static async open(dataDir: string): Promise<Journal> {
     mkdirSync(dataDir, { recursive: true });
-    return new Journal(await open(join(dataDir, JOURNAL_FILE), 'a'));
+    const path = join(dataDir, JOURNAL_FILE);
+    const created = !existsSync(path);
+    const file = await open(path, 'a');
+    if (created) {
+      // Make the new file's directory entry durable too, not only its contents.
+      const dir = await open(dataDir, 'r');
+      await dir.sync();
+      await dir.close();
+    }
+    return new Journal(file);
   }
 
   append(entry: JournalEntry): Promise<void> {

@@ -35,6 +35,9 @@ export class SandboxCore {
     let genesis: Genesis;
     if (first?.t === 'genesis') {
       genesis = first as Genesis;
+    } else if (first) {
+      await journal.close();
+      throw new Error(`the journal in ${dataDir} does not start with its genesis entry`);
     } else {
       genesis = {
         t: 'genesis',

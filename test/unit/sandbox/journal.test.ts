@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, readJournal } from '../../../src-sandbox/journal.js';
-import { tempDir } from './helpers.js';
+import { startTestSandbox, tempDir } from './helpers.js';
 
 describe('journal', () => {
   it('appends concurrent entries in order and resolves each once on disk', async () => {
@@ -28,6 +28,12 @@ describe('journal', () => {
     expect(readFileSync(file, 'utf8').endsWith('{"t":"reset","at":2}\n')).toBe(true);
     appendFileSync(file, 'garbage\n{"t":"reset","at":3}\n');
     expect(() => readJournal(dir)).toThrow(/damaged/);
+  });
+
+  it('refuses to start on a journal that does not begin with its genesis', async () => {
+    const dir = tempDir();
+    appendFileSync(join(dir, 'journal.ndjson'), '{"t":"reset","at":1}\n');
+    await expect(startTestSandbox({ dataDir: dir })).rejects.toThrow(/genesis/);
   });
 
   it('synced() resolves at once when nothing is pending', async () => {
