@@ -97,7 +97,11 @@ export function createServer(
         code: ErrorCode.invalidRequest,
       });
     }
-    request.log.error(error);
+    if (options.logger) request.log.error(error);
+    else
+      process.stderr.write(
+        `sandbox: ${request.method} ${request.url}: ${error.stack ?? error.message}\n`,
+      );
     return reply.status(500).send({ error: 'internal error', code: ErrorCode.internal });
   });
   app.setNotFoundHandler((_request, reply) => {
