@@ -81,7 +81,25 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit: config.emit,
     network: () => config.network,
   });
-  const wallet = new WalletService({ book, secrets, session, network: () => config.network });
+  const sandbox =
+    config.network === 'sandbox' && config.sandbox
+      ? startEmbeddedSandbox({
+          ...config.sandbox,
+          dataDir: join(config.dataDir, 'sandbox'),
+          logger: config.logger,
+        })
+      : null;
+  // A failed start is reported to whoever uses the exchange; it must not crash the app.
+  sandbox?.catch((error: unknown) => config.logger.error('embedded sandbox did not start', error));
+
+  const wallet = new WalletService({
+    book,
+    secrets,
+    session,
+    attempts,
+    network: () => config.network,
+    ...(sandbox ? { sandboxUrl: async () => (await sandbox).url } : {}),
+  });
   const signer = new TransactionSigner({ book, secrets, session, attempts });
 
   const handlers: Handlers = {
@@ -103,19 +121,9 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       remove: (request) => wallet.remove(request),
       setApiKey: (request) => wallet.setApiKey(request),
       addresses: (request) => wallet.addresses(request),
+      joinExchange: (request) => wallet.joinExchange(request),
     },
   };
-
-  const sandbox =
-    config.network === 'sandbox' && config.sandbox
-      ? startEmbeddedSandbox({
-          ...config.sandbox,
-          dataDir: join(config.dataDir, 'sandbox'),
-          logger: config.logger,
-        })
-      : null;
-  // A failed start is reported to whoever uses the exchange; it must not crash the app.
-  sandbox?.catch((error: unknown) => config.logger.error('embedded sandbox did not start', error));
 
   return {
     handlers,

@@ -26,10 +26,12 @@ import {
   rootKeyFromEntropy,
   SigningKey,
   type SealedSecrets,
+  type UnlockAttempts,
   type WalletBook,
   type WalletRecord,
   type WalletSecrets,
 } from '../wallet';
+import { openSandboxAccount } from '../exchange/sandbox-accounts';
 import type { SessionService } from './session';
 
 /**
@@ -41,7 +43,11 @@ export interface WalletServiceDeps {
   book: WalletBook;
   secrets: WalletSecrets;
   session: SessionService;
+  /** The wrong-password throttle shared with unlock and signing. */
+  attempts: UnlockAttempts;
   network: () => NetworkName;
+  /** URL of the embedded sandbox, when the app runs one. */
+  sandboxUrl?: () => Promise<string>;
   now?: () => number;
 }
 
@@ -75,6 +81,7 @@ export class WalletService {
       operationKeyHash: record.operationKeyHash,
       createdAt: record.createdAt,
       apiKey: record.apiKeys?.[this.deps.network()] ?? null,
+      exchangeAccountId: record.exchangeAccounts?.[this.deps.network()] ?? null,
     };
   }
 
@@ -296,9 +303,44 @@ export class WalletService {
     const wallet = await this.deps.book.get(request.walletId);
     const network = this.deps.network();
     const apiKey = request.apiKey.trim();
-    await this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password);
+    await this.deps.attempts.guard(() =>
+      this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password),
+    );
     await this.deps.book.setMaskedApiKey(wallet.id, network, maskApiKey(apiKey));
     this.deps.session.apiKeyChanged(wallet.id, apiKey);
+    return this.#summaryOf(wallet.id);
+  }
+
+  /**
+   * Opens the wallet's account on the embedded sandbox: registers its address and operation key
+   * hash (so only that key can trade for it) and seals the API key it gets with the password.
+   */
+  async joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
+    const network = this.deps.network();
+    const sandboxUrl = this.deps.sandboxUrl;
+    if (network !== 'sandbox' || !sandboxUrl) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'Only the built-in practice exchange opens accounts from Countersign. For staging or ' +
+          'production, create an API key on the exchange and add it to this wallet.',
+      );
+    }
+    const wallet = await this.deps.book.get(request.walletId);
+    // Check the password before anything leaves this computer.
+    await this.deps.attempts.guard(async () =>
+      (await this.deps.secrets.openOperationKey(wallet.id, request.password)).wipe(),
+    );
+    const { baseAddress } = await this.addresses({ walletId: wallet.id });
+    const account = await openSandboxAccount(await sandboxUrl(), {
+      address: baseAddress,
+      operationKeyHash: wallet.operationKeyHash,
+    });
+    await this.setApiKey({
+      walletId: wallet.id,
+      apiKey: account.apiKey,
+      password: request.password,
+    });
+    await this.deps.book.setExchangeAccount(wallet.id, network, account.accountId);
     return this.#summaryOf(wallet.id);
   }
 
@@ -349,7 +391,9 @@ export class WalletService {
           'The operation key from the exchange does not match the key hash it states. Nothing was changed; contact the exchange.',
         );
       }
-      await this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw);
+      await this.deps.attempts.guard(() =>
+        this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw),
+      );
       await this.deps.book.replaceOperationKeyHash(wallet.id, key.keyHash);
     } finally {
       raw.fill(0);

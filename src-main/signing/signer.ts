@@ -193,18 +193,10 @@ export class TransactionSigner {
     }
     const review = this.#review(wallet, txHex, intent, profile, options.knownOutputs);
     const warnings = this.#refuseUnlessClean(review, options);
-    await this.deps.attempts.assertMayTry();
-    let key: SigningKey;
+    const key = await this.deps.attempts.guard(() =>
+      this.deps.secrets.openPaymentKey(wallet.id, password),
+    );
     try {
-      key = await this.deps.secrets.openPaymentKey(wallet.id, password);
-    } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.WrongPassword) {
-        await this.deps.attempts.recordFailure();
-      }
-      throw error;
-    }
-    try {
-      await this.deps.attempts.recordSuccess();
       return this.#sign(review, key, warnings);
     } finally {
       key.wipe();

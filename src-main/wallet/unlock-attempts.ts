@@ -77,4 +77,24 @@ export class UnlockAttempts {
     await writeJsonFile(this.#path, next);
     this.#state = next;
   }
+
+  /**
+   * Runs a check of the spending password under the throttle: refused while a wait is due, a
+   * wrong password counts towards the next wait, a right one clears the count. Every place that
+   * takes the spending password goes through here, so no path allows guessing faster.
+   */
+  async guard<T>(check: () => Promise<T>): Promise<T> {
+    await this.assertMayTry();
+    let value: T;
+    try {
+      value = await check();
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.WrongPassword) {
+        await this.recordFailure();
+      }
+      throw error;
+    }
+    await this.recordSuccess();
+    return value;
+  }
 }

@@ -20,6 +20,8 @@ export const WalletRecord = z.object({
   createdAt: z.string(),
   /** Masked API key per network (`••••…ab12`); the key itself is sealed in the keychain. */
   apiKeys: z.record(z.string(), z.string()).optional(),
+  /** The exchange's account id of this wallet, per network, once it has joined. */
+  exchangeAccounts: z.record(z.string(), z.string()).optional(),
 });
 export type WalletRecord = z.infer<typeof WalletRecord>;
 
@@ -154,6 +156,17 @@ export class WalletBook {
     await this.get(walletId);
     const wallets = file.wallets.map((w) =>
       w.id === walletId ? { ...w, apiKeys: { ...w.apiKeys, [network]: masked } } : w,
+    );
+    await this.#save({ ...file, wallets });
+  }
+
+  async setExchangeAccount(walletId: string, network: string, accountId: string): Promise<void> {
+    const file = await this.#load();
+    await this.get(walletId);
+    const wallets = file.wallets.map((w) =>
+      w.id === walletId
+        ? { ...w, exchangeAccounts: { ...w.exchangeAccounts, [network]: accountId } }
+        : w,
     );
     await this.#save({ ...file, wallets });
   }

@@ -18,6 +18,8 @@ export interface WalletSummary {
   createdAt: string;
   /** The exchange API key for the app's network, masked (`••••ab12`), or null when none. */
   apiKey: string | null;
+  /** The wallet's account id on the app's exchange, once it has joined; null before. */
+  exchangeAccountId: string | null;
 }
 
 export interface WalletList {
@@ -81,4 +83,9 @@ export const wallet = {
     z.object({ walletId, apiKey: z.string().regex(/^\s*[A-Za-z0-9_-]{16,128}\s*$/), password }),
   ),
   addresses: operation<WalletAddresses>().request(z.object({ walletId: walletId.optional() })),
+  /**
+   * Opens the wallet's account on the embedded sandbox: registers its address and operation key
+   * hash, and seals the API key it gets back. Real networks take an API key (setApiKey) instead.
+   */
+  joinExchange: operation<WalletSummary>().request(z.object({ walletId, password })),
 } as const;

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceSandboxCommand } from '../../../harness/sandbox-command';
 import { createAppServices, redact, type AppServices, type Logger } from '../../../../src-main/app';
 import {
   MemorySecretStore,
@@ -37,6 +38,7 @@ const store = new MemorySecretStore();
 const crossings: Crossing[] = [];
 const called = new Set<string>();
 let createdWords: string[] = [];
+let sandboxApiKey = '';
 
 const call = async (channel: string, payload?: unknown): Promise<unknown> => {
   called.add(channel);
@@ -66,6 +68,8 @@ beforeAll(async () => {
       crossings.push({ channel: `event ${name}`, text: JSON.stringify(payload) }),
     secretStore: store,
     vaultCost: TEST_VAULT_COST,
+    // The real embedded sandbox: joining it hands the app an API key, a secret to hunt for.
+    sandbox: sourceSandboxCommand,
   });
 
   await call('app:info');
@@ -91,6 +95,10 @@ beforeAll(async () => {
   });
   await call('session:unlock', { password: 'not my password' });
   await call('session:unlock', { password: STRONG_PASSWORD });
+  const { activeWalletId } = (await call('wallet:list')) as { activeWalletId: string };
+  await call('wallet:joinExchange', { walletId: activeWalletId, password: 'not my password' });
+  await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
+  sandboxApiKey = services.session.apiKey() ?? '';
   await call('wallet:addresses', {});
   const bad = VECTOR_PHRASE.split(' ');
   bad[5] = 'wearr';
@@ -150,6 +158,8 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
     ['vault blob', 'countersign-vault'],
     ['API key', API_KEY],
     ['API key (first half)', API_KEY.slice(0, 16)],
+    ['sandbox API key', sandboxApiKey],
+    ['sandbox API key (first half)', sandboxApiKey.slice(0, 16)],
   ];
   for (const [name, words] of [
     ['vector', VECTOR_PHRASE.split(' ')],
@@ -215,6 +225,13 @@ describe('no secret crosses to the renderer or the log', () => {
   it('did show the created phrase once, so the search above can find one', () => {
     const answers = crossings.filter((c) => c.text.includes(createdWords.slice(0, 3).join('","')));
     expect(answers.map((c) => c.channel)).toEqual(['wallet:create']);
+    // The sandbox opened an account and its key reached the session, masked in every answer.
+    expect(sandboxApiKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(
+      crossings.some(
+        (c) => c.channel === 'wallet:joinExchange' && c.text.includes(sandboxApiKey.slice(-4)),
+      ),
+    ).toBe(true);
     // And the API key was saved: its masked form crossed.
     expect(
       crossings.some((c) => c.channel === 'wallet:setApiKey' && c.text.includes('••••3210')),

@@ -1,0 +1,148 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../../src-sandbox/index';
+import { ErrorCode } from '../../../../src-shared/errors';
+import {
+  STRONG_PASSWORD,
+  VECTOR_PHRASE,
+  walletWorld,
+  type WalletWorld,
+} from '../../../fixtures/cardano/wallet-services';
+import { MemorySecretStore } from '../../../../src-main/wallet';
+
+const TESTNET_VECTOR =
+  'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandboxDir: string;
+let world: WalletWorld | null = null;
+
+beforeAll(async () => {
+  sandboxDir = await mkdtemp(join(tmpdir(), 'cs-join-'));
+  sandbox = await startSandbox({ dataDir: sandboxDir, marketMaker: false });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await rm(sandboxDir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await world?.cleanup();
+  world = null;
+});
+
+const sandboxWorld = async () =>
+  walletWorld('sandbox', new MemorySecretStore(), undefined, sandbox.url);
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: { code?: string }) => error.code ?? 'no code',
+  );
+
+describe('joining the embedded sandbox', () => {
+  it('registers the wallet address and its operation key hash, and keeps the API key sealed', async () => {
+    world = await sandboxWorld();
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    expect(wallet.apiKey).toBeNull();
+    expect(wallet.exchangeAccountId).toBeNull();
+
+    const joined = await world.wallet.joinExchange({
+      walletId: wallet.id,
+      password: STRONG_PASSWORD,
+    });
+    expect(joined.apiKey).toMatch(/^•+[0-9a-f]{4}$/);
+    expect(joined.exchangeAccountId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The exchange knows this wallet by its address and will accept only its operation key.
+    const account = (await (
+      await fetch(`${sandbox.url}/sandbox/accounts/${joined.exchangeAccountId}`)
+    ).json()) as { address: string; operation_key_hash: string };
+    expect(account.address).toBe(TESTNET_VECTOR);
+    expect(account.operation_key_hash).toBe(wallet.operationKeyHash);
+
+    // Unlocking gives the session the API key, which opens the account's balance.
+    await world.session.unlock(STRONG_PASSWORD);
+    const apiKey = world.session.apiKey();
+    expect(apiKey).toMatch(/^[0-9a-f]{32}$/);
+    const balance = await fetch(`${sandbox.url}/accounts/balance`, {
+      headers: { 'x-api-key': apiKey ?? '' },
+    });
+    expect(balance.status).toBe(200);
+    // The full key never shows in what the renderer receives.
+    expect(JSON.stringify(joined)).not.toContain(apiKey);
+  });
+
+  it('refuses a wrong password before anything leaves the computer, and counts it', async () => {
+    world = await sandboxWorld();
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    for (let i = 0; i < 5; i++) {
+      expect(
+        await codeOf(world.wallet.joinExchange({ walletId: wallet.id, password: 'nope' })),
+      ).toBe(ErrorCode.WrongPassword);
+    }
+    // The sixth try is held back by the same throttle as unlocking, even with the right password.
+    expect(
+      await codeOf(world.wallet.joinExchange({ walletId: wallet.id, password: STRONG_PASSWORD })),
+    ).toBe(ErrorCode.TooManyAttempts);
+    expect(await codeOf(world.session.unlock(STRONG_PASSWORD))).toBe(ErrorCode.TooManyAttempts);
+    expect((await world.wallet.list()).wallets[0]?.exchangeAccountId).toBeNull();
+  });
+
+  it('the API key path shares the wrong-password throttle', async () => {
+    world = await sandboxWorld();
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    const apiKey = '0123456789abcdef0123456789abcdef';
+    for (let i = 0; i < 5; i++) {
+      expect(
+        await codeOf(world.wallet.setApiKey({ walletId: wallet.id, apiKey, password: 'wrong' })),
+      ).toBe(ErrorCode.WrongPassword);
+    }
+    expect(
+      await codeOf(
+        world.wallet.setApiKey({ walletId: wallet.id, apiKey, password: STRONG_PASSWORD }),
+      ),
+    ).toBe(ErrorCode.TooManyAttempts);
+  });
+
+  it('says what to do on a network that has no embedded sandbox', async () => {
+    world = await walletWorld('staging');
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    await expect(
+      world.wallet.joinExchange({ walletId: wallet.id, password: STRONG_PASSWORD }),
+    ).rejects.toThrow(/create an API key on the exchange/);
+  });
+
+  it('reports an unreachable sandbox in words and saves nothing', async () => {
+    world = await walletWorld('sandbox', new MemorySecretStore(), undefined, 'http://127.0.0.1:1');
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    await expect(
+      world.wallet.joinExchange({ walletId: wallet.id, password: STRONG_PASSWORD }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.Network,
+      message: expect.stringMatching(/could not reach the built-in practice exchange/),
+    });
+    expect((await world.wallet.list()).wallets[0]?.apiKey).toBeNull();
+  });
+});
