@@ -15,7 +15,7 @@ let depositAddress = '';
 
 beforeAll(async () => {
   await readyCrypto();
-  sandbox = await startTestSandbox({ confirmationDelayMs: 300, withdrawalDelayMs: 300 });
+  sandbox = await startTestSandbox({ confirmationDelayMs: DELAY, withdrawalDelayMs: DELAY });
   const network = await fetch(`${sandbox.url}/sandbox/network`).then(
     (r) => r.json() as Promise<{ addresses: { deposit: string } }>,
   );
@@ -24,6 +24,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const ada = (n: number) => ({ unit: 'lovelace', quantity: String(n * 1_000_000) });
+/** Confirmation and withdrawal delay: long enough to see the in-between state on a busy machine. */
+const DELAY = 1000;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('deposits', () => {
@@ -70,7 +72,7 @@ describe('deposits', () => {
     expect(after.map((u) => u.input)).toEqual([
       { tx_hash: submitted.body.tx_hash, output_index: 1 },
     ]);
-    await wait(400);
+    await wait(DELAY + 100);
     expect(await t.balances()).toMatchObject({
       ADA: { free: 60, locked: 0 },
       USDM: { free: 20, locked: 0 },
@@ -136,7 +138,7 @@ describe('deposits', () => {
   it('answers 4402 for a transaction it never built for this endpoint', async () => {
     const t = await new Trader(sandbox.url).register();
     await t.fund(100, 0);
-    await wait(350);
+    await wait(DELAY + 100);
     const w = await t.request<{ tx_hex: string }>('POST', '/accounts/withdrawal/build', {
       withdrawal_amount: [ada(10)],
     });
@@ -151,7 +153,7 @@ describe('withdrawals', () => {
   it('pays the wallet address from the treasury, signed by the wallet key, after a delay', async () => {
     const t = await new Trader(sandbox.url).register();
     await t.fund(100, 10);
-    await wait(350);
+    await wait(DELAY + 100);
     const built = await t.request<{ tx_hex: string }>('POST', '/accounts/withdrawal/build', {
       withdrawal_amount: [ada(40), { unit: USDM_UNIT, quantity: '5000000' }],
     });
@@ -179,7 +181,7 @@ describe('withdrawals', () => {
     });
     const before = (await t.utxos()).map((u) => u.input.tx_hash);
     expect(before).not.toContain(submitted.body.tx_hash);
-    await wait(400);
+    await wait(DELAY + 100);
     const landed = (await t.utxos()).find((u) => u.input.tx_hash === submitted.body.tx_hash);
     expect(landed?.output.amount).toEqual([ada(40), { unit: USDM_UNIT, quantity: '5000000' }]);
     const replay = await t.request<{ code: number }>('POST', '/accounts/withdrawal/submit', {
@@ -191,7 +193,7 @@ describe('withdrawals', () => {
   it('refuses more than the free balance with the fee (4050) and less than 2 ADA (4000)', async () => {
     const t = await new Trader(sandbox.url).register();
     await t.fund(10, 0);
-    await wait(350);
+    await wait(DELAY + 100);
     const r1 = await t.request<{ code: number }>('POST', '/accounts/withdrawal/build', {
       withdrawal_amount: [ada(10)],
     });

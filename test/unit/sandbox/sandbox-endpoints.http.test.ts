@@ -345,7 +345,7 @@ describe('market data', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(requotes()).toBe(1);
       await new Trader(own.url).register();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(requotes()).toBeGreaterThan(5);
     } finally {
       await own.close();
