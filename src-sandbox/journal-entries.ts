@@ -15,7 +15,8 @@ export type AmountRecord = Record<string, string>;
 
 /**
  * Every accepted state change, as appended to the journal. `at` is the time the sandbox
- * accepted it (ms); replaying the entries in order rebuilds the same state.
+ * accepted it (ms); replaying the entries in order rebuilds the same state. A reset starts the
+ * journal afresh as `[genesis, reset]`, the reset carrying the id counter so ids never repeat.
  */
 export type JournalEntry =
   | { t: 'genesis'; at: number; salt: string; seed: number }
@@ -31,7 +32,7 @@ export type JournalEntry =
   | { t: 'withdrawalSubmit'; at: number; txId: string; settleAt: number }
   | { t: 'marketMaker'; at: number }
   | { t: 'tradingLock'; at: number; locked: boolean }
-  | { t: 'reset'; at: number };
+  | { t: 'reset'; at: number; counter?: number };
 
 export function toAmountRecord(amounts: ReadonlyMap<string, bigint>): AmountRecord {
   const record: AmountRecord = {};

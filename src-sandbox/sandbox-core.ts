@@ -77,6 +77,14 @@ export class SandboxCore {
 
   /** Applies the entry (throws if refused, nothing journaled), then waits until it is on disk. */
   async commit<T>(entry: JournalEntry): Promise<T> {
+    if (entry.t === 'reset') {
+      // Nothing before a reset matters any more: the journal starts afresh.
+      const reset = { ...entry, counter: this.ids.counter };
+      this.applyEntry(reset);
+      this.lastActivityAt = entry.at;
+      await this.journal.replace([this.genesis, reset]);
+      return undefined as T;
+    }
     const result = this.applyEntry(entry) as T;
     if (entry.t !== 'marketMaker') this.lastActivityAt = entry.at;
     await this.journal.append(entry);
@@ -95,6 +103,7 @@ export class SandboxCore {
   private applyEntry(entry: JournalEntry): unknown {
     this.lastAt = Math.max(this.lastAt, entry.at);
     if (entry.t === 'reset') {
+      if (entry.counter !== undefined) this.ids.counter = entry.counter;
       this.exchange = new Exchange(this.genesis.rules, this.ids, this.genesis.seed);
       return undefined;
     }

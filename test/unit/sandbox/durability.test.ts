@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -124,6 +126,35 @@ describe('restart', () => {
       });
       expect(submitted.status).toBe(200);
       expect(submitted.body.order.status).toBe('open');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('reset', () => {
+  it('starts the journal afresh, keeps ids unique, and survives a restart', async () => {
+    const dataDir = tempDir();
+    let sandbox = await startTestSandbox({ dataDir });
+    const before = await new Trader(sandbox.url).register();
+    await before.fund(100, 100);
+    await before.place({ symbol: 'ADAUSDM', side: 'buy', type: 'limit', quantity: 10, price: 0.6 });
+    expect((await call(sandbox.url, 'POST', '/sandbox/reset')).status).toBe(200);
+    const lines = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(['genesis', 'reset']);
+    const after = await new Trader(sandbox.url).register();
+    expect(after.accountId).not.toBe(before.accountId);
+    await after.fund(100, 0);
+    const state = await snapshot(sandbox.url, [after]);
+    await sandbox.close();
+
+    sandbox = await startTestSandbox({ dataDir });
+    try {
+      expect(await snapshot(sandbox.url, [after])).toEqual(state);
+      Object.assign(before, { url: sandbox.url });
+      expect((await before.request('GET', '/accounts/balance')).status).toBe(401);
+      const third = await new Trader(sandbox.url).register();
+      expect([before.accountId, after.accountId]).not.toContain(third.accountId);
     } finally {
       await sandbox.close();
     }

@@ -36,6 +36,20 @@ describe('journal', () => {
     await expect(startTestSandbox({ dataDir: dir })).rejects.toThrow(/genesis/);
   });
 
+  it('replace starts the file afresh after what was queued before, and appends follow it', async () => {
+    const dir = tempDir();
+    const journal = await Journal.open(dir);
+    const first = journal.append({ t: 'reset', at: 1 });
+    const replaced = journal.replace([{ t: 'reset', at: 2, counter: 7 }]);
+    const next = journal.append({ t: 'reset', at: 3 });
+    await Promise.all([first, replaced, next]);
+    await journal.close();
+    expect(readJournal(dir)).toEqual([
+      { t: 'reset', at: 2, counter: 7 },
+      { t: 'reset', at: 3 },
+    ]);
+  });
+
   it('synced() resolves at once when nothing is pending', async () => {
     const journal = await Journal.open(tempDir());
     await expect(journal.synced()).resolves.toBeUndefined();
