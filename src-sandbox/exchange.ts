@@ -305,7 +305,8 @@ export class Exchange {
         const n = best.price * BigInt(r.side === 'buy' ? 10_000 + bp : 10_000 - bp);
         marketLimitTicks = r.side === 'buy' ? n / 10_000n : (n + 9_999n) / 10_000n;
       }
-      priceTicks = marketLimitTicks ?? best.price;
+      // A market order's size is valued at the best price, whatever its limit.
+      priceTicks = best.price;
     }
     if (this.adaEquivalent(market, quantity, priceTicks) < MIN_ORDER_LOVELACE) {
       throw new SandboxError(
