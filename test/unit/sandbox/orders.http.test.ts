@@ -43,7 +43,17 @@ describe('placing orders', () => {
     expect(tx.body.outputs[0]?.value.coins).toBe(100_000_000n);
     expect(tx.body.outputs[0]?.datum).toBeDefined();
     expect(tx.body.outputs[1]?.value.coins).toBe(900_000_000n);
-    expect(tx.body.validityInterval?.invalidHereafter).toBeGreaterThan(0);
+    // expires five minutes after the build (slot = unix seconds - 1654041600)
+    const nowSlot = Math.floor(Date.now() / 1000) - 1_654_041_600;
+    const ttl = Number(tx.body.validityInterval?.invalidHereafter);
+    expect(ttl - nowSlot).toBeGreaterThan(250);
+    expect(ttl - nowSlot).toBeLessThanOrEqual(300);
+    const account = await call<{ exchange_address: string }>(
+      sandbox.url,
+      'GET',
+      `/sandbox/accounts/${t.accountId}`,
+    );
+    expect(tx.body.outputs[1]?.address).toBe(account.body.exchange_address);
     expect(tx.witness.signatures.size).toBe(0);
 
     const submitted = await t.request<{ order: OrderRecord }>('POST', '/order/submit', {
@@ -233,6 +243,14 @@ describe('placing orders', () => {
       index: 0,
     });
     expect(tx.body.requiredExtraSignatures).toEqual([t.operation.hash]);
+    const account = await call<{ exchange_address: string }>(
+      sandbox.url,
+      'GET',
+      `/sandbox/accounts/${t.accountId}`,
+    );
+    expect(tx.body.outputs).toHaveLength(1);
+    expect(tx.body.outputs[0]?.address).toBe(account.body.exchange_address);
+    expect(tx.body.fee).toBe(0n);
     const submitted = await t.request<{ tx_hash: string }>('DELETE', '/order/submit', {
       signed_tx: t.operation.sign(built.body.tx_hex),
     });
