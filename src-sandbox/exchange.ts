@@ -69,6 +69,7 @@ export class Exchange {
   /** L1 fees paid by deposits and withdrawals, gone from every balance. */
   readonly burned = new Map<string, bigint>();
   readonly pending = new PendingBuilds();
+  private readonly ordersByAccount = new Map<string, Order[]>();
   readonly funds: Funds;
   tradingLocked = false;
 
@@ -165,12 +166,9 @@ export class Exchange {
     return order;
   }
 
-  ordersOf(accountId: string): Order[] {
-    const orders: Order[] = [];
-    for (const order of this.engine.orders.values()) {
-      if (order.accountId === accountId) orders.push(order);
-    }
-    return orders;
+  /** The account's orders, oldest first. */
+  ordersOf(accountId: string): readonly Order[] {
+    return this.ordersByAccount.get(accountId) ?? [];
   }
 
   /** Market price in ticks: the last trade, else the market maker's reference, else the start. */
@@ -444,6 +442,12 @@ export class Exchange {
     this.checkPlaceable(p.order);
     const account = this.account(p.accountId);
     const order = this.engine.placeOrder({ ...p.order, utxoId: utxoId(txId, 0), at });
+    let orders = this.ordersByAccount.get(account.id);
+    if (!orders) {
+      orders = [];
+      this.ordersByAccount.set(account.id, orders);
+    }
+    orders.push(order);
     account.utxoId = utxoId(txId, 1);
     this.pending.markSubmitted(txId);
     return order;
