@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from './index.js';
 
 /**
- * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-rate-limit]`: prints
+ * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-rate-limit]
+ * [--exit-with-parent]`: prints
  * `{"url": "http://127.0.0.1:PORT"}` as its first stdout line; SIGTERM or SIGINT stop it cleanly.
  */
 async function main(): Promise<void> {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
       'withdrawal-delay-ms': { type: 'string' },
       'no-market-maker': { type: 'boolean', default: false },
       'no-rate-limit': { type: 'boolean', default: false },
+      'exit-with-parent': { type: 'boolean', default: false },
     },
   });
   const dataDir = values['data-dir'];
@@ -46,6 +48,13 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // Run by the app: stdin is a pipe from the parent, and it closes when the parent dies, even by
+  // kill -9. Stop then, so no orphaned exchange keeps running.
+  if (values['exit-with-parent']) {
+    process.stdin.once('close', stop);
+    process.stdin.once('end', stop);
+    process.stdin.resume();
+  }
 }
 
 main().catch((e: unknown) => {

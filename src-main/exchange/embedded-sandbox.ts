@@ -62,10 +62,12 @@ export const startEmbeddedSandbox = async (
   options: EmbeddedSandboxOptions,
 ): Promise<EmbeddedSandbox> => {
   await mkdir(options.dataDir, { recursive: true });
+  // stdin stays an open pipe: when this process dies, even by kill -9, it closes and the sandbox
+  // stops itself (--exit-with-parent).
   const child = spawn(
     options.command,
-    [...options.args, '--port', '0', '--data-dir', options.dataDir],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, windowsHide: true },
+    [...options.args, '--port', '0', '--data-dir', options.dataDir, '--exit-with-parent'],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, windowsHide: true },
   );
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

@@ -1,6 +1,9 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../../src-main/app/logger';
 import { startEmbeddedSandbox } from '../../../../src-main/exchange/embedded-sandbox';
@@ -96,6 +99,35 @@ describe('the embedded sandbox', () => {
     });
     await sandbox.stop();
     expect(isAlive(sandbox.pid)).toBe(false);
+  });
+
+  it('ends when the app dies, even by kill -9, so no exchange is left running', async () => {
+    const dataDir = await tempDir();
+    const launcher = new URL('../../../../src-main/exchange/embedded-sandbox.ts', import.meta.url)
+      .pathname;
+    // A stand-in for the app's main process: starts the sandbox, reports it, then waits.
+    const app = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { startEmbeddedSandbox } = await import(${JSON.stringify(launcher)});
+         const quiet = { info() {}, warn() {}, error() {} };
+         const sandbox = await startEmbeddedSandbox({ ...${JSON.stringify(sourceSandboxCommand)},
+           dataDir: ${JSON.stringify(dataDir)}, logger: quiet });
+         console.log(JSON.stringify({ pid: sandbox.pid, url: sandbox.url }));
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(createInterface({ input: app.stdout }), 'line')) as [string];
+    const { pid, url } = JSON.parse(line) as { pid: number; url: string };
+    expect((await fetch(`${url}/sandbox/network`)).status).toBe(200);
+
+    app.kill('SIGKILL');
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000 });
   });
 
   it('reports a crash after start', async () => {
