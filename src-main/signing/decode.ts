@@ -86,6 +86,8 @@ export interface DecodedOutput {
   amounts: Amounts;
   display: DisplayAmount[];
   datum: 'none' | 'inline' | 'hash';
+  /** The inline datum itself, for checks that read it (an order's terms). */
+  inlineDatum: Cardano.PlutusData | null;
   hasScriptRef: boolean;
 }
 
@@ -210,6 +212,7 @@ export const decodeTransaction = (txHex: string, context: DecodeContext): Decode
       amounts,
       display: displayAmounts(amounts, context.assets),
       datum: output.datum ? 'inline' : output.datumHash ? 'hash' : 'none',
+      inlineDatum: output.datum ?? null,
       hasScriptRef: output.scriptReference !== undefined,
     };
   });

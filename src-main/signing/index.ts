@@ -3,3 +3,4 @@ export * from './decode';
 export * from './intent';
 export * from './signer';
 export * from './transaction-bytes';
+export * from './order-datum';

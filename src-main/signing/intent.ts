@@ -5,9 +5,11 @@ import {
   LOVELACE,
   type Amounts,
   type AssetInfo,
+  type DecodedOutput,
   type DecodedTransaction,
   type ExchangeAddresses,
 } from './decode';
+import { readOrderDatum, type OrderDatumLayout, type OrderTerms } from './order-datum';
 
 /**
  * What the trader asked for, and the check that the exchange's transaction does exactly that.
@@ -36,6 +38,10 @@ export interface ExchangeProfile {
   /** Most ADA an order output may carry besides a token it locks (its minimum UTxO). Default 2 ADA. */
   maxOrderMinAdaLovelace?: bigint;
   assets?: ReadonlyMap<string, AssetInfo>;
+  /** The order datum layout the exchange publishes; with it, an order's terms are checked. */
+  orderDatum?: OrderDatumLayout;
+  /** This wallet's account id on the exchange, which its orders must name. */
+  accountId?: string;
 }
 
 export interface PlaceOrderIntent {
@@ -45,6 +51,8 @@ export interface PlaceOrderIntent {
    * `upTo`: a market order may lock less than `quantity` (never more, never nothing).
    */
   lock: { unit: string; quantity: bigint; upTo?: boolean };
+  /** What the trader asked for (and the order id the build answered), to compare with the datum. */
+  terms?: OrderTerms;
 }
 
 export interface CancelOrderIntent {
@@ -108,6 +116,55 @@ const shortAddress = (address: string): string =>
   address.length > 30 ? `${address.slice(0, 18)}…${address.slice(-8)}` : address;
 
 const shortHash = (hash: string): string => `${hash.slice(0, 8)}…`;
+
+const PRICE_DECIMALS = 4;
+const BASE_DECIMALS = 6;
+
+/** Compares the terms an order's datum states with what the trader asked for, in words. */
+const orderTermsDifferences = (
+  datum: DecodedOutput['inlineDatum'],
+  terms: OrderTerms | undefined,
+  profile: ExchangeProfile,
+): string[] => {
+  if (!profile.orderDatum) return [];
+  if (!terms) return ['The order’s terms were not given, so its datum cannot be checked.'];
+  const stated = datum === null ? null : readOrderDatum(datum, profile.orderDatum);
+  if (!stated) return ['The order datum is not in the form the exchange publishes.'];
+  const price = (ticks: bigint) => fromSmallestUnit(ticks, PRICE_DECIMALS).toFixed(PRICE_DECIMALS);
+  const quantity = (units: bigint) => fromSmallestUnit(units, BASE_DECIMALS).toFixed();
+  const found: string[] = [];
+  if (stated.orderId !== terms.orderId) {
+    found.push(`The order datum names order ${stated.orderId}, not ${terms.orderId}.`);
+  }
+  if (stated.side !== terms.side) {
+    found.push(`The order would ${stated.side} instead of ${terms.side}.`);
+  }
+  if (stated.type !== terms.type) {
+    found.push(`The order is a ${stated.type} order instead of a ${terms.type} order.`);
+  }
+  if (stated.priceTicks !== terms.priceTicks) {
+    found.push(
+      `The order’s ${terms.type === 'market' ? 'limit price' : 'price'} is ${price(stated.priceTicks)} instead of ${price(terms.priceTicks)}.`,
+    );
+  }
+  if (stated.quantityUnits !== terms.quantityUnits) {
+    found.push(
+      `The order’s quantity is ${quantity(stated.quantityUnits)} instead of ${quantity(terms.quantityUnits)}.`,
+    );
+  }
+  if (stated.slippageBp !== terms.slippageBp) {
+    found.push(
+      `The order allows ${stated.slippageBp} bp of slippage instead of ${terms.slippageBp} bp.`,
+    );
+  }
+  if (stated.operationKeyHash !== profile.operationKeyHash) {
+    found.push('The order belongs to another trading key than this wallet’s.');
+  }
+  if (profile.accountId && stated.accountId !== profile.accountId) {
+    found.push('The order is for another account than this wallet’s.');
+  }
+  return found;
+};
 
 export const checkIntent = (
   tx: DecodedTransaction,
@@ -223,6 +280,9 @@ export const checkIntent = (
           );
         }
         if (out.datum !== 'inline') differences.push('The order output has no order datum.');
+        else if (profile.orderDatum) {
+          differences.push(...orderTermsDifferences(out.inlineDatum, intent.terms, profile));
+        }
       } else {
         if (!tx.inputs.some((i) => i.id === intent.orderUtxo)) {
           differences.push(`It does not spend the order being cancelled (${intent.orderUtxo}).`);

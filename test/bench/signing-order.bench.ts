@@ -8,6 +8,8 @@ import {
   makeParties,
   orderBody,
   orderIntent,
+  ORDER_TERMS,
+  ACCOUNT_ID,
   serialize,
 } from '../fixtures/cardano/exchange-transactions';
 import { STRONG_PASSWORD, VECTOR_PHRASE, walletWorld } from '../fixtures/cardano/wallet-services';
@@ -34,7 +36,17 @@ const wallet = await world.wallet.restore({
   password: STRONG_PASSWORD,
 });
 await world.session.unlock(STRONG_PASSWORD);
-const p = makeParties(wallet.operationKeyHash);
+const parties = makeParties(wallet.operationKeyHash);
+// The sandbox's profile: the order's datum terms are checked too.
+const p = {
+  ...parties,
+  profile: {
+    ...parties.profile,
+    orderDatum: 'countersign-sandbox-v1' as const,
+    accountId: ACCOUNT_ID,
+  },
+};
+const intent = { ...orderIntent, terms: ORDER_TERMS };
 const txHex = serialize(orderBody(p));
 const context = {
   networkId: p.profile.networkId,
@@ -55,13 +67,13 @@ ms(
 );
 ms(
   'signing.order_decode_check_ms',
-  await measure(() => checkIntent(decodeTransaction(txHex, context), orderIntent, p.profile)),
+  await measure(() => checkIntent(decodeTransaction(txHex, context), intent, p.profile)),
   1,
 );
 ms('signing.order_split_ms', await measure(() => splitTransaction(txHex)));
 ms(
   'signing.order_sign_trade_total_ms',
-  await measure(() => world.signer.signTrade(txHex, orderIntent, p.profile), {
+  await measure(() => world.signer.signTrade(txHex, intent, p.profile), {
     iterations: 3000,
     warmup: 300,
   }),

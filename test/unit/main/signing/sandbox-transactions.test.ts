@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExchangeProfile } from '../../../../src-main/signing';
+import type { ExchangeProfile, OrderTerms } from '../../../../src-main/signing';
+import { ErrorCode } from '../../../../src-shared/errors';
 import { EXCHANGE_ADDRESSES, parseWalletAddress } from '../../../../src-sandbox/addresses';
 import { ASSETS } from '../../../../src-sandbox/assets';
 import {
@@ -103,6 +104,81 @@ describe('sandbox-built transactions', () => {
       profile,
     );
     acceptedBySandbox(signedCancel.signedTxHex, cancel, operationKeyHash);
+  });
+
+  describe("an order's terms, as the sandbox writes them in the datum", () => {
+    const ORDER_ID = '3f1c1e6e-1d0a-4c1b-9b1e-2f7f6f9d1a01';
+    const ACCOUNT_ID = '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
+    const asked: OrderTerms = {
+      orderId: ORDER_ID,
+      side: 'buy',
+      type: 'limit',
+      priceTicks: 2500n,
+      quantityUnits: 200n * ADA,
+      slippageBp: 0n,
+    };
+    const orderWith = (changes: Partial<Parameters<typeof orderDatum>[0]> = {}) =>
+      buildTransaction({
+        inputs: [`${txHash(1)}#0`],
+        outputs: [
+          {
+            address: EXCHANGE_ADDRESSES.order,
+            amounts: new Map([[USDM, 50n * ADA]]),
+            datum: orderDatum({
+              orderId: ORDER_ID,
+              accountId: ACCOUNT_ID,
+              side: 'buy',
+              type: 'limit',
+              priceTicks: 2500n,
+              quantityUnits: 200n * ADA,
+              slippageBp: 0,
+              operationKeyHash,
+              ...changes,
+            }),
+          },
+          { address: wallet.exchangeAddress, amounts: new Map([[USDM, 150n * ADA]]) },
+        ],
+        fee: 0n,
+        ttlSlot: 200_000_000,
+        requiredSigners: [operationKeyHash],
+      });
+    const sign = (txHex: string) =>
+      world.signer.signTrade(
+        txHex,
+        { kind: 'place-order', lock: { unit: USDM, quantity: 50n * ADA }, terms: asked },
+        { ...profile, orderDatum: 'countersign-sandbox-v1', accountId: ACCOUNT_ID },
+      );
+
+    it('signs the order the trader asked for', async () => {
+      const order = orderWith();
+      acceptedBySandbox((await sign(order.txHex)).signedTxHex, order, operationKeyHash);
+    });
+
+    it.each([
+      ['a lower price', { priceTicks: 1n }, /price is 0\.0001 instead of 0\.2500/],
+      ['the other side', { side: 'sell' as const }, /would sell instead of buy/],
+      ['a market order', { type: 'market' as const }, /market order instead of a limit order/],
+      ['a larger quantity', { quantityUnits: 2000n * ADA }, /quantity is 2000 instead of 200/],
+      ['slippage', { slippageBp: 500 }, /500 bp of slippage instead of 0 bp/],
+      ['another order id', { orderId: '00000000-0000-4000-8000-000000000000' }, /names order/],
+      ['another account', { accountId: '00000000-0000-4000-8000-000000000001' }, /another account/],
+      ['another trading key', { operationKeyHash: 'ab'.repeat(28) }, /another trading key/],
+    ])('refuses %s in the datum, even with the same amount locked', async (_what, change, why) => {
+      await expect(sign(orderWith(change).txHex)).rejects.toMatchObject({
+        code: ErrorCode.IntentMismatch,
+        message: expect.stringMatching(why),
+      });
+    });
+
+    it('refuses an order without its terms when the exchange publishes its datum', async () => {
+      await expect(
+        world.signer.signTrade(
+          orderWith().txHex,
+          { kind: 'place-order', lock: { unit: USDM, quantity: 50n * ADA } },
+          { ...profile, orderDatum: 'countersign-sandbox-v1' },
+        ),
+      ).rejects.toMatchObject({ message: expect.stringMatching(/terms were not given/) });
+    });
   });
 
   it('a deposit and a withdrawal: checked, signed with the wallet key, accepted', async () => {
