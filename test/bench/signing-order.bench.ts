@@ -5,6 +5,7 @@ import {
   addVkeyWitnesses,
 } from '../../src-main/signing';
 import {
+  decodeContextOf,
   makeParties,
   orderBody,
   orderIntent,
@@ -48,11 +49,7 @@ const p = {
 };
 const intent = { ...orderIntent, terms: ORDER_TERMS };
 const txHex = serialize(orderBody(p));
-const context = {
-  networkId: p.profile.networkId,
-  own: { addresses: [p.user.baseAddress], paymentKeyHash: p.user.paymentKeyHash },
-  exchange: p.profile.addresses,
-};
+const context = decodeContextOf(parties, p.profile);
 const decoded = decodeTransaction(txHex, context);
 const id = Buffer.from(decoded.id, 'hex');
 

@@ -35,6 +35,9 @@ afterEach(async () => {
 const sandboxWorld = async () =>
   walletWorld('sandbox', new MemorySecretStore(), undefined, sandbox.url);
 
+const restoreMain = (w: WalletWorld) =>
+  w.wallet.restore({ name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
+
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'resolved',
@@ -44,11 +47,7 @@ const codeOf = (promise: Promise<unknown>) =>
 describe('joining the embedded sandbox', () => {
   it('registers the wallet address and its operation key hash, and keeps the API key sealed', async () => {
     world = await sandboxWorld();
-    const wallet = await world.wallet.restore({
-      name: 'Main',
-      words: VECTOR_PHRASE,
-      password: STRONG_PASSWORD,
-    });
+    const wallet = await restoreMain(world);
     expect(wallet.apiKey).toBeNull();
     expect(wallet.exchangeAccountId).toBeNull();
 
@@ -80,11 +79,7 @@ describe('joining the embedded sandbox', () => {
 
   it('refuses a wrong password before anything leaves the computer, and counts it', async () => {
     world = await sandboxWorld();
-    const wallet = await world.wallet.restore({
-      name: 'Main',
-      words: VECTOR_PHRASE,
-      password: STRONG_PASSWORD,
-    });
+    const wallet = await restoreMain(world);
     for (let i = 0; i < 5; i++) {
       expect(
         await codeOf(world.wallet.joinExchange({ walletId: wallet.id, password: 'nope' })),
@@ -100,11 +95,7 @@ describe('joining the embedded sandbox', () => {
 
   it('the API key path shares the wrong-password throttle', async () => {
     world = await sandboxWorld();
-    const wallet = await world.wallet.restore({
-      name: 'Main',
-      words: VECTOR_PHRASE,
-      password: STRONG_PASSWORD,
-    });
+    const wallet = await restoreMain(world);
     const apiKey = '0123456789abcdef0123456789abcdef';
     for (let i = 0; i < 5; i++) {
       expect(
@@ -120,11 +111,7 @@ describe('joining the embedded sandbox', () => {
 
   it('says what to do on a network that has no embedded sandbox', async () => {
     world = await walletWorld('staging');
-    const wallet = await world.wallet.restore({
-      name: 'Main',
-      words: VECTOR_PHRASE,
-      password: STRONG_PASSWORD,
-    });
+    const wallet = await restoreMain(world);
     await expect(
       world.wallet.joinExchange({ walletId: wallet.id, password: STRONG_PASSWORD }),
     ).rejects.toThrow(/create an API key on the exchange/);
@@ -132,11 +119,7 @@ describe('joining the embedded sandbox', () => {
 
   it('reports an unreachable sandbox in words and saves nothing', async () => {
     world = await walletWorld('sandbox', new MemorySecretStore(), undefined, 'http://127.0.0.1:1');
-    const wallet = await world.wallet.restore({
-      name: 'Main',
-      words: VECTOR_PHRASE,
-      password: STRONG_PASSWORD,
-    });
+    const wallet = await restoreMain(world);
     await expect(
       world.wallet.joinExchange({ walletId: wallet.id, password: STRONG_PASSWORD }),
     ).rejects.toMatchObject({

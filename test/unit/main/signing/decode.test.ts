@@ -7,6 +7,7 @@ import {
   buyOrderBody,
   depositBody,
   depositIntent,
+  decodeContextOf,
   makeParties,
   nonCanonical,
   orderBody,
@@ -20,12 +21,7 @@ let context: DecodeContext;
 beforeAll(async () => {
   await cryptoIsReady();
   p = makeParties();
-  context = {
-    networkId: 0,
-    own: { addresses: [p.user.baseAddress], paymentKeyHash: p.user.paymentKeyHash },
-    exchange: p.profile.addresses,
-    ...(p.profile.assets ? { assets: p.profile.assets } : {}),
-  };
+  context = decodeContextOf(p);
 });
 
 describe('decoding a transaction for display', () => {

@@ -1,11 +1,6 @@
 import * as Crypto from '@cardano-sdk/crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkIntent,
-  decodeTransaction,
-  type DecodeContext,
-  type ExchangeProfile,
-} from '../../../../src-main/signing';
+import { checkIntent, decodeTransaction, type ExchangeProfile } from '../../../../src-main/signing';
 import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   ADA,
@@ -13,6 +8,7 @@ import {
   buyOrderIntent,
   depositBody,
   depositIntent,
+  decodeContextOf,
   makeParties,
   orderBody,
   orderIntent,
@@ -27,14 +23,8 @@ beforeAll(async () => {
   p = makeParties();
 });
 
-const decode = (hex: string, profile: ExchangeProfile) => {
-  const context: DecodeContext = {
-    networkId: profile.networkId,
-    own: { addresses: [p.user.baseAddress], paymentKeyHash: p.user.paymentKeyHash },
-    exchange: profile.addresses,
-  };
-  return decodeTransaction(hex, context);
-};
+const decode = (hex: string, profile: ExchangeProfile) =>
+  decodeTransaction(hex, decodeContextOf(p, profile));
 
 describe('checking a transaction against the intent', () => {
   it('accepts a buy order locking the quote with its minimum ADA', () => {

@@ -12,6 +12,7 @@ import {
 import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   ADA,
+  decodeContextOf,
   makeParties,
   nonCanonical,
   orderBody,
@@ -27,11 +28,7 @@ let context: DecodeContext;
 beforeAll(async () => {
   await cryptoIsReady();
   p = makeParties();
-  context = {
-    networkId: 0,
-    own: { addresses: [p.user.baseAddress], paymentKeyHash: p.user.paymentKeyHash },
-    exchange: p.profile.addresses,
-  };
+  context = decodeContextOf(p);
 });
 
 const orderShape = fc.record({
