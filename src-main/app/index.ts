@@ -19,6 +19,7 @@ import {
   type SandboxCommand,
 } from '../exchange/embedded-sandbox';
 import { join } from 'node:path';
+import { SandboxChain } from '../chain';
 import { SessionService } from './session';
 import { WalletService } from './wallet';
 
@@ -98,7 +99,12 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     session,
     attempts,
     network: () => config.network,
-    ...(sandbox ? { sandboxUrl: async () => (await sandbox).url } : {}),
+    ...(sandbox
+      ? {
+          sandboxUrl: async () => (await sandbox).url,
+          chain: new SandboxChain(async () => (await sandbox).url),
+        }
+      : {}),
   });
   const signer = new TransactionSigner({ book, secrets, session, attempts });
 
@@ -122,6 +128,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       setApiKey: (request) => wallet.setApiKey(request),
       addresses: (request) => wallet.addresses(request),
       joinExchange: (request) => wallet.joinExchange(request),
+      balance: (request) => wallet.balance(request),
     },
   };
 

@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type {
   NewRecoveryPhrase,
   WalletAddresses,
+  WalletBalance,
   WalletList,
   WalletSummary,
 } from '../../src-shared/contract';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import { NETWORK_IDS, type NetworkName } from '../../src-shared/network';
+import { NETWORK_IDS, NETWORK_LABELS, type NetworkName } from '../../src-shared/network';
+import { assetInfo, LOVELACE } from '../../src-shared/assets';
+import { fromSmallestUnit } from '../../src-shared/money';
+import { totalOf, type ChainLookup } from '../chain';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -48,6 +52,8 @@ export interface WalletServiceDeps {
   network: () => NetworkName;
   /** URL of the embedded sandbox, when the app runs one. */
   sandboxUrl?: () => Promise<string>;
+  /** Where the wallet's L1 coins are read, when the network has a chain provider. */
+  chain?: ChainLookup;
   now?: () => number;
 }
 
@@ -342,6 +348,36 @@ export class WalletService {
     });
     await this.deps.book.setExchangeAccount(wallet.id, network, account.accountId);
     return this.#summaryOf(wallet.id);
+  }
+
+  /** The wallet's coins on L1 at its base address; a watch-only wallet sees its own too. */
+  async balance(request: { walletId?: string | undefined }): Promise<WalletBalance> {
+    const network = this.deps.network();
+    if (!this.deps.chain) {
+      throw new AppError(
+        ErrorCode.Network,
+        `Countersign cannot read wallet coins on ${NETWORK_LABELS[network]} yet: it has no chain ` +
+          'provider for it. Your coins are safe; a Cardano explorer shows them.',
+      );
+    }
+    const { walletId, baseAddress } = await this.addresses(request);
+    const utxos = await this.deps.chain.utxosAt(baseAddress);
+    const total = totalOf(utxos);
+    total.set(LOVELACE, total.get(LOVELACE) ?? 0n);
+    const assets = [...total]
+      .map(([unit, quantity]) => {
+        const info = assetInfo(network, unit);
+        return {
+          unit,
+          name: info.name,
+          quantity: quantity.toString(),
+          amount: fromSmallestUnit(quantity, info.decimals).toFixed(),
+        };
+      })
+      .sort((a, b) =>
+        a.unit === LOVELACE ? -1 : b.unit === LOVELACE ? 1 : a.name.localeCompare(b.name),
+      );
+    return { walletId, network, address: baseAddress, assets, utxoCount: utxos.length };
   }
 
   async addresses(request: { walletId?: string | undefined }): Promise<WalletAddresses> {

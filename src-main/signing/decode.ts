@@ -8,6 +8,7 @@ import {
   witnessSetKeys,
   type TransactionBytes,
 } from './transaction-bytes';
+import { LOVELACE } from '../../src-shared/assets';
 
 /**
  * Reads a transaction for display and for the intent checks: who gets what (own or foreign
@@ -123,7 +124,7 @@ export interface DecodedTransaction {
   flags: TransactionFlags;
 }
 
-export const LOVELACE = 'lovelace';
+export { LOVELACE };
 const ADA: AssetInfo = { name: 'ADA', decimals: 6 };
 
 const inputId = (input: { txId: string; index: number }): string => `${input.txId}#${input.index}`;

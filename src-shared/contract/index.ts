@@ -86,4 +86,6 @@ export type {
   WalletKind,
   NewRecoveryPhrase,
   WalletAddresses,
+  WalletAsset,
+  WalletBalance,
 } from './wallet';

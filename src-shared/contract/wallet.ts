@@ -47,6 +47,26 @@ export interface WalletAddresses {
   accountPublicKey: string;
 }
 
+/** One asset a wallet holds on Cardano (L1), exact in both forms. */
+export interface WalletAsset {
+  unit: string;
+  name: string;
+  /** Smallest units, as an integer string. */
+  quantity: string;
+  /** Human units, as a decimal string (never a float). */
+  amount: string;
+}
+
+/** What a wallet (full or watch-only) holds on L1, at its base address. */
+export interface WalletBalance {
+  walletId: string;
+  network: 'sandbox' | 'staging' | 'production';
+  address: string;
+  /** ADA first, then the other assets by name. */
+  assets: WalletAsset[];
+  utxoCount: number;
+}
+
 const name = z.string().min(1).max(60);
 const password = z.string().min(1).max(1024);
 const walletId = z.string().uuid();
@@ -83,6 +103,8 @@ export const wallet = {
     z.object({ walletId, apiKey: z.string().regex(/^\s*[A-Za-z0-9_-]{16,128}\s*$/), password }),
   ),
   addresses: operation<WalletAddresses>().request(z.object({ walletId: walletId.optional() })),
+  /** The wallet's coins on Cardano (L1): what it can deposit. Works for watch-only wallets too. */
+  balance: operation<WalletBalance>().request(z.object({ walletId: walletId.optional() })),
   /**
    * Opens the wallet's account on the embedded sandbox: registers its address and operation key
    * hash, and seals the API key it gets back. Real networks take an API key (setApiKey) instead.

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../../src-sandbox/index';
 import { ErrorCode } from '../../../../src-shared/errors';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../../fixtures/cardano/wallet-services';
 import { MemorySecretStore } from '../../../../src-main/wallet';
 
+const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 const TESTNET_VECTOR =
   'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
 
@@ -127,5 +128,81 @@ describe('joining the embedded sandbox', () => {
       message: expect.stringMatching(/could not reach the built-in practice exchange/),
     });
     expect((await world.wallet.list()).wallets[0]?.apiKey).toBeNull();
+  });
+});
+
+describe("a wallet's coins on L1", () => {
+  // A ledger of its own for each test, so what the faucet paid is all there is.
+  let ledger: Awaited<ReturnType<typeof startSandbox>>;
+  let ledgerDir: string;
+  beforeEach(async () => {
+    ledgerDir = await mkdtemp(join(tmpdir(), 'cs-coins-'));
+    ledger = await startSandbox({ dataDir: ledgerDir, marketMaker: false });
+    world = await walletWorld('sandbox', new MemorySecretStore(), undefined, ledger.url);
+  });
+  afterEach(async () => {
+    await ledger.close();
+    await rm(ledgerDir, { recursive: true, force: true });
+  });
+
+  const faucet = async (address: string) => {
+    const response = await fetch(`${ledger.url}/sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        address,
+        amount: [
+          { unit: 'lovelace', quantity: '1250500000' },
+          { unit: USDM, quantity: '70000001' },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+  };
+
+  it('shows what the wallet holds, exactly, in both units, ADA first', async () => {
+    if (!world) throw new Error('no world');
+    await restoreMain(world);
+    expect((await world.wallet.balance({})).assets).toEqual([
+      { unit: 'lovelace', name: 'ADA', quantity: '0', amount: '0' },
+    ]);
+    await faucet(TESTNET_VECTOR);
+    await faucet(TESTNET_VECTOR);
+    const balance = await world.wallet.balance({});
+    expect(balance).toMatchObject({ address: TESTNET_VECTOR, network: 'sandbox', utxoCount: 2 });
+    expect(balance.assets).toEqual([
+      { unit: 'lovelace', name: 'ADA', quantity: '2501000000', amount: '2501' },
+      { unit: USDM, name: 'USDM', quantity: '140000002', amount: '140.000002' },
+    ]);
+  });
+
+  it('a watch-only wallet sees the same coins without any key', async () => {
+    if (!world) throw new Error('no world');
+    const full = await restoreMain(world);
+    const { accountPublicKey } = await world.wallet.addresses({ walletId: full.id });
+    await world.wallet.remove({ walletId: full.id, confirmName: 'Main' });
+    const cold = await world.wallet.importWatchOnly({
+      name: 'Cold',
+      accountPublicKey,
+      password: STRONG_PASSWORD,
+    });
+    await faucet(TESTNET_VECTOR);
+    const balance = await world.wallet.balance({ walletId: cold.id });
+    expect(balance.address).toBe(TESTNET_VECTOR);
+    expect(balance.assets.map((a) => [a.name, a.amount])).toEqual([
+      ['ADA', '1250.5'],
+      ['USDM', '70.000001'],
+    ]);
+  });
+});
+
+describe('a network without a chain provider', () => {
+  it('says so plainly instead of showing zero', async () => {
+    world = await walletWorld('production');
+    await restoreMain(world);
+    await expect(world.wallet.balance({})).rejects.toMatchObject({
+      code: ErrorCode.Network,
+      message: expect.stringMatching(/no chain provider/),
+    });
   });
 });
