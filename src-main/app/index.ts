@@ -115,6 +115,10 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       unlock: ({ password }) => session.unlock(password),
       lock: () => session.lock('user'),
       setAutoLock: ({ autoLock }) => session.setAutoLock(autoLock),
+      touch: async () => {
+        session.touch();
+        return null;
+      },
     },
     wallet: {
       list: () => wallet.list(),

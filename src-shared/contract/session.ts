@@ -62,6 +62,8 @@ export const session = {
   unlock: operation<SessionStatus>().request(z.object({ password: z.string().min(1).max(1024) })),
   lock: operation<SessionStatus>().request(z.undefined()),
   setAutoLock: operation<SessionStatus>().request(z.object({ autoLock: AutoLock })),
+  /** The trader is using the app (a click or a key, at most every 30 s): restart the idle countdown. */
+  touch: operation<null>().request(z.undefined()),
 } as const;
 
 export const sessionEvents = {

@@ -94,3 +94,25 @@ test('a page without the token gets no api and says what to do', async ({ page, 
     'Open the address the harness printed',
   );
 });
+
+test('using the app tells main the trader is active (for the idle auto-lock)', async ({
+  page,
+  harness,
+}) => {
+  const seen: string[] = [];
+  const dispatch = harness.services.dispatch;
+  harness.services.dispatch = (channel, payload) => {
+    seen.push(channel);
+    return dispatch(channel, payload);
+  };
+  await page.goto(harness.url);
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Sandbox');
+  expect(seen).not.toContain('session:touch');
+  await page.getByRole('button', { name: 'Orders' }).click();
+  await expect.poll(() => seen.filter((c) => c === 'session:touch').length).toBe(1);
+  // A burst of use is one ping, not one per click.
+  await page.getByRole('button', { name: 'Funds' }).click();
+  await page.keyboard.press('Tab');
+  await page.waitForTimeout(300);
+  expect(seen.filter((c) => c === 'session:touch')).toHaveLength(1);
+});

@@ -100,6 +100,7 @@ beforeAll(async () => {
   await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
   sandboxApiKey = services.session.apiKey() ?? '';
   await call('wallet:balance', {});
+  await call('session:touch');
   await call('wallet:addresses', {});
   const bad = VECTOR_PHRASE.split(' ');
   bad[5] = 'wearr';
