@@ -10,7 +10,7 @@ import {
   type Market,
 } from './assets.js';
 import { MatchingEngine, type PlaceOrder } from './engine.js';
-import { ErrorCode, SandboxError } from './errors.js';
+import { ErrorCode, SandboxError, type ErrorCodeValue } from './errors.js';
 import { Funds, addAmount } from './funds.js';
 import type { IdSequence } from './ids.js';
 import { fromAmountRecord, type JournalEntry, type OrderRequest } from './journal-entries.js';
@@ -58,6 +58,22 @@ const MARKET_MAKER_INVENTORY = 1_000_000_000_000_000n;
  * The whole exchange: accounts, the matching engine, pending builds, the simulated L1 and the
  * market maker. Every change goes through `apply(entry)`, so replaying the journal rebuilds it.
  */
+/** A positive amount with at most `decimals` places, or the real service's error for it. */
+const checkDecimal = (
+  value: number,
+  what: 'price' | 'quantity',
+  decimals: number,
+  codes: { notPositive: ErrorCodeValue; tooPrecise: ErrorCodeValue },
+): void => {
+  if (!(value > 0)) throw new SandboxError(codes.notPositive, `${what} must be greater than 0`);
+  if (decimalPlaces(value) > decimals) {
+    throw new SandboxError(
+      codes.tooPrecise,
+      `${what} has too many decimal places (max ${decimals})`,
+    );
+  }
+};
+
 export class Exchange {
   readonly engine: MatchingEngine;
   readonly l1 = new L1Ledger();
@@ -232,15 +248,10 @@ export class Exchange {
   ): Omit<PlaceOrder, 'utxoId' | 'at'> {
     const market = marketBySymbol(r.symbol);
     if (!market) throw new SandboxError(ErrorCode.invalidSymbol, 'invalid trading pair symbol');
-    if (!(r.quantity > 0)) {
-      throw new SandboxError(ErrorCode.quantityNotPositive, 'quantity must be greater than 0');
-    }
-    if (decimalPlaces(r.quantity) > market.quantityDecimals) {
-      throw new SandboxError(
-        ErrorCode.quantityTooPrecise,
-        `quantity has too many decimal places (max ${market.quantityDecimals})`,
-      );
-    }
+    checkDecimal(r.quantity, 'quantity', market.quantityDecimals, {
+      notPositive: ErrorCode.quantityNotPositive,
+      tooPrecise: ErrorCode.quantityTooPrecise,
+    });
     const quantity = toUnits(r.quantity, market.base.decimals);
     let priceTicks: bigint;
     let marketLimitTicks: bigint | null = null;
@@ -250,15 +261,10 @@ export class Exchange {
       if (r.price === undefined) {
         throw new SandboxError(ErrorCode.invalidRequest, 'price is required for a limit order');
       }
-      if (!(r.price > 0)) {
-        throw new SandboxError(ErrorCode.priceNotPositive, 'price must be greater than 0');
-      }
-      if (decimalPlaces(r.price) > market.priceDecimals) {
-        throw new SandboxError(
-          ErrorCode.priceTooPrecise,
-          `price has too many decimal places (max ${market.priceDecimals})`,
-        );
-      }
+      checkDecimal(r.price, 'price', market.priceDecimals, {
+        notPositive: ErrorCode.priceNotPositive,
+        tooPrecise: ErrorCode.priceTooPrecise,
+      });
       priceTicks = toUnits(r.price, 4);
       const band = BigInt(this.rules.priceBandBp);
       if (priceTicks * 10_000n > mark * (10_000n + band)) {
