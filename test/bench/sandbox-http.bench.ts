@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import { sourceSandboxCommand } from '../harness/sandbox-command';
 
 const CLIENTS = 8;
 const WARMUP_MS = 3_000;
@@ -23,12 +24,10 @@ const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 await Crypto.ready();
 const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
 const child = spawn(
-  process.execPath,
+  sourceSandboxCommand.command,
   [
     ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-    '--import',
-    'tsx',
-    join(import.meta.dirname, '../../src-sandbox/cli.ts'),
+    ...sourceSandboxCommand.args,
     '--port',
     '0',
     '--data-dir',

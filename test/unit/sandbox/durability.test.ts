@@ -11,6 +11,7 @@ import {
   tempDir,
   type OrderRecord,
 } from './helpers.js';
+import { sourceSandboxCommand } from '../../harness/sandbox-command';
 
 beforeAll(readyCrypto);
 
@@ -22,11 +23,9 @@ afterEach(() => {
 /** Runs the CLI as a child process with plain node + the tsx loader; resolves with its URL. */
 async function spawnSandbox(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
-    process.execPath,
+    sourceSandboxCommand.command,
     [
-      '--import',
-      'tsx',
-      'src-sandbox/cli.ts',
+      ...sourceSandboxCommand.args,
       '--port',
       '0',
       '--data-dir',
