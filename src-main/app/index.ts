@@ -13,11 +13,7 @@ import {
   type SecretStore,
 } from '../wallet';
 import { TransactionSigner } from '../signing';
-import {
-  startEmbeddedSandbox,
-  type EmbeddedSandbox,
-  type SandboxCommand,
-} from '../exchange/embedded-sandbox';
+import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
 import { join } from 'node:path';
 import { SandboxChain } from '../chain';
 import { SessionService } from './session';

@@ -35,7 +35,7 @@ import {
   type WalletRecord,
   type WalletSecrets,
 } from '../wallet';
-import { openSandboxAccount } from '../exchange/sandbox-accounts';
+import { openSandboxAccount } from '../exchange';
 import type { SessionService } from './session';
 
 /**

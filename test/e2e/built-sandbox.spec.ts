@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { silentLogger } from '../../src-main/app/logger';
-import { startEmbeddedSandbox } from '../../src-main/exchange/embedded-sandbox';
+import { startEmbeddedSandbox } from '../../src-main/exchange';
 
 /**
  * The bundle Electron's main starts (out/main/sandbox.js, run with ELECTRON_RUN_AS_NODE) works on

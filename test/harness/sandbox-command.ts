@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { SandboxCommand } from '../../src-main/exchange/embedded-sandbox';
+import type { SandboxCommand } from '../../src-main/exchange';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../../src-main/app/logger';
-import { startEmbeddedSandbox } from '../../../../src-main/exchange/embedded-sandbox';
+import { startEmbeddedSandbox } from '../../../../src-main/exchange';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { sourceSandboxCommand } from '../../../harness/sandbox-command';
 
