@@ -61,9 +61,3 @@ export class AppError extends Error {
     return { code: this.code, message: this.message };
   }
 }
-
-export const isErrorPayload = (value: unknown): value is ErrorPayload =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { code?: unknown }).code === 'string' &&
-  typeof (value as { message?: unknown }).message === 'string';

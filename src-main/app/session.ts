@@ -11,16 +11,6 @@ import type {
 } from '../wallet';
 import { FREE_ATTEMPTS } from '../wallet';
 
-/**
- * The trading session of the active wallet. `unlock` opens the operation key with the spending
- * password and keeps it in memory; it locks again on demand, after the idle timeout, on system
- * suspend or screen lock (`lockNow`, wired by the Electron glue), and when the wallet changes.
- * Locking wipes the key bytes. Each change is pushed as `session:changed`.
- */
-export interface SessionStatusSource {
-  status(): Promise<SessionStatus>;
-}
-
 export interface SessionDeps {
   book: WalletBook;
   secrets: WalletSecrets;
@@ -31,7 +21,13 @@ export interface SessionDeps {
   network: () => NetworkName;
 }
 
-export class SessionService implements SessionStatusSource {
+/**
+ * The trading session of the active wallet. `unlock` opens the operation key with the spending
+ * password and keeps it in memory; it locks again on demand, after the idle timeout, on system
+ * suspend or screen lock (`lockNow`, wired by the Electron glue), and when the wallet changes.
+ * Locking wipes the key bytes. Each change is pushed as `session:changed`.
+ */
+export class SessionService {
   #key: SigningKey | null = null;
   #apiKey: string | null = null;
   #walletId: string | null = null;
