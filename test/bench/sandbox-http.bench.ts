@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
-import { sourceSandboxCommand } from '../harness/sandbox-command';
+import { quietSandboxArgs, sourceSandboxCommand } from '../harness/sandbox-command';
 
 const CLIENTS = 8;
 const WARMUP_MS = 3_000;
@@ -28,14 +28,7 @@ const child = spawn(
   [
     ...(process.env.BENCH_CHILD_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ...sourceSandboxCommand.args,
-    '--port',
-    '0',
-    '--data-dir',
-    dataDir,
-    '--no-market-maker',
-    '--no-rate-limit',
-    '--confirmation-delay-ms',
-    '0',
+    ...quietSandboxArgs(dataDir),
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );

@@ -8,3 +8,18 @@ export const sourceSandboxCommand: SandboxCommand = {
   command: process.execPath,
   args: ['--import', 'tsx', resolve(root, 'src-sandbox/cli.ts')],
 };
+
+/**
+ * Flags for a sandbox used to measure or to replay: no market maker moving the book, no rate
+ * limit, deposits usable at once. `--port 0` picks a free port.
+ */
+export const quietSandboxArgs = (dataDir: string): string[] => [
+  '--port',
+  '0',
+  '--data-dir',
+  dataDir,
+  '--no-market-maker',
+  '--no-rate-limit',
+  '--confirmation-delay-ms',
+  '0',
+];

@@ -11,7 +11,7 @@ import {
   tempDir,
   type OrderRecord,
 } from './helpers.js';
-import { sourceSandboxCommand } from '../../harness/sandbox-command';
+import { quietSandboxArgs, sourceSandboxCommand } from '../../harness/sandbox-command';
 
 beforeAll(readyCrypto);
 
@@ -24,17 +24,7 @@ afterEach(() => {
 async function spawnSandbox(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     sourceSandboxCommand.command,
-    [
-      ...sourceSandboxCommand.args,
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-market-maker',
-      '--no-rate-limit',
-      '--confirmation-delay-ms',
-      '0',
-    ],
+    [...sourceSandboxCommand.args, ...quietSandboxArgs(dataDir)],
     { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
