@@ -1,6 +1,7 @@
 import { app, type BrowserWindow, ipcMain, powerMonitor, session } from 'electron';
 import { join } from 'node:path';
-import { createAppServices, consoleLogger, type AppServices } from './app';
+import { createAppServices, type AppServices } from './app';
+import { consoleLogger } from './log';
 import { bindIpc, eventEmitter } from './ipc';
 import {
   appOrigin,
@@ -64,7 +65,7 @@ export const main = (): void => {
       runtime: 'electron',
       network: 'sandbox',
       logger,
-      emit: eventEmitter(getWindow),
+      send: eventEmitter(getWindow),
       sandbox: {
         command: process.execPath,
         args: [join(import.meta.dirname, 'sandbox.js')],

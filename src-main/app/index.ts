@@ -1,8 +1,10 @@
-import type { EmitEvent, Handlers } from '../../src-shared/contract';
-import type { NetworkName } from '../../src-shared/network';
-import { AppInfoService } from './app-info';
-import { createDispatcher, type Dispatch } from './dispatcher';
-import type { Logger } from './logger';
+import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
+import { serialize } from '../../src-shared/domain/amount';
+import { NETWORK_IDS, type NetworkName } from '../../src-shared/network';
+import { AppInfoService } from './about/service';
+import { aboutHandlers } from './about/handlers';
+import { createDispatcher, type Dispatch } from '../dispatch';
+import type { Logger } from '../log';
 import {
   KeychainSecretStore,
   SessionSettings,
@@ -16,8 +18,11 @@ import { TransactionSigner } from '../signing';
 import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
 import { join } from 'node:path';
 import { SandboxChain } from '../chain';
-import { SessionService } from './session';
-import { WalletService } from './wallet';
+import { SessionService } from './session/service';
+import { sessionHandlers } from './session/handlers';
+import { WalletService } from './wallet/service';
+import { walletHandlers } from './wallet/handlers';
+import { notYetHandlers } from './not-yet';
 
 export interface AppConfig {
   name: string;
@@ -27,7 +32,7 @@ export interface AppConfig {
   network: NetworkName;
   logger: Logger;
   /** Pushes an event to the renderer (Electron: webContents.send; harness: WebSocket). */
-  emit: EmitEvent;
+  send: SendEvent;
   /** Where sealed secrets are kept; the OS keychain unless a test or the harness gives another. */
   secretStore?: SecretStore;
   /** scrypt cost of the vault; production cost unless a test lowers it. */
@@ -57,6 +62,8 @@ export interface AppServices {
  * both call this, so what the harness tests is what the app runs.
  */
 export const createAppServices = async (config: AppConfig): Promise<AppServices> => {
+  // Services emit domain values; what crosses to the renderer is their exact serialised form.
+  const emit: EmitEvent = (name, payload) => config.send(name, serialize(payload));
   const appInfo = new AppInfoService({
     name: config.name,
     version: config.version,
@@ -75,7 +82,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     secrets,
     attempts,
     settings: new SessionSettings(config.dataDir),
-    emit: config.emit,
+    emit,
     network: () => config.network,
   });
   const sandbox =
@@ -95,6 +102,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     session,
     attempts,
     network: () => config.network,
+    networkId: () => (config.network === 'custom' ? 0 : NETWORK_IDS[config.network]),
     ...(sandbox
       ? {
           sandboxUrl: async () => (await sandbox).url,
@@ -105,31 +113,10 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const signer = new TransactionSigner({ book, secrets, session, attempts });
 
   const handlers: Handlers = {
-    app: { info: async () => appInfo.info() },
-    session: {
-      status: () => session.status(),
-      unlock: ({ password }) => session.unlock(password),
-      lock: () => session.lock('user'),
-      setAutoLock: ({ autoLock }) => session.setAutoLock(autoLock),
-      touch: async () => {
-        session.touch();
-        return null;
-      },
-    },
-    wallet: {
-      list: () => wallet.list(),
-      create: (request) => wallet.create(request),
-      confirmCreate: (request) => wallet.confirmCreate(request),
-      restore: (request) => wallet.restore(request),
-      importWatchOnly: (request) => wallet.importWatchOnly(request),
-      select: (request) => wallet.select(request),
-      rename: (request) => wallet.rename(request),
-      remove: (request) => wallet.remove(request),
-      setApiKey: (request) => wallet.setApiKey(request),
-      addresses: (request) => wallet.addresses(request),
-      joinExchange: (request) => wallet.joinExchange(request),
-      balance: (request) => wallet.balance(request),
-    },
+    app: aboutHandlers(appInfo),
+    session: sessionHandlers(session),
+    wallet: walletHandlers(wallet),
+    ...notYetHandlers(),
   };
 
   return {
@@ -148,6 +135,3 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     },
   };
 };
-
-export { createDispatcher, type Dispatch } from './dispatcher';
-export { consoleLogger, silentLogger, redact, type Logger } from './logger';

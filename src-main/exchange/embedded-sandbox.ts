@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { Logger } from '../app/logger';
+import type { Logger } from '../log';
 
 /** How to run the sandbox program: Electron runs its bundled file, the harness runs the source. */
 export interface SandboxCommand {

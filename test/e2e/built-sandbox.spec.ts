@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { silentLogger } from '../../src-main/app/logger';
+import { silentLogger } from '../../src-main/log';
 import { startEmbeddedSandbox } from '../../src-main/exchange';
 
 /**

@@ -5,9 +5,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createAppServices, silentLogger, type AppServices, type Logger } from '../../src-main/app';
+import { createAppServices, type AppServices } from '../../src-main/app';
+import { silentLogger, type Logger } from '../../src-main/log';
 import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/renderer-files';
-import type { EmitEvent } from '../../src-shared/contract';
+import type { SendEvent } from '../../src-shared/contract';
 import type { NetworkName } from '../../src-shared/network';
 import { CLIENT_SCRIPT_PATH, HarnessRequest, SOCKET_PATH } from './protocol';
 import { sourceSandboxCommand } from './sandbox-command';
@@ -64,7 +65,7 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
   const rendererDir = options.rendererDir ?? resolve(root, 'out/renderer');
   const token = randomBytes(24).toString('hex');
   const sockets = new Set<WebSocket>();
-  const emit: EmitEvent = (name, payload) => {
+  const send: SendEvent = (name, payload) => {
     const message = JSON.stringify({ event: name, payload });
     for (const socket of sockets) socket.send(message);
   };
@@ -79,7 +80,7 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     runtime: 'harness',
     network: options.network ?? 'sandbox',
     logger: options.logger ?? silentLogger,
-    emit,
+    send,
     ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),
   });
   const clientScript = await buildClientScript();

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../../src-main/app/logger';
+import { silentLogger } from '../../../../src-main/log';
 import { startEmbeddedSandbox } from '../../../../src-main/exchange';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { sourceSandboxCommand } from '../../../harness/sandbox-command';

@@ -2,15 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../../src-sandbox/index';
-import { ErrorCode } from '../../../../src-shared/errors';
+import { startSandbox } from '../../../../../src-sandbox/index';
+import { ErrorCode } from '../../../../../src-shared/errors';
 import {
   STRONG_PASSWORD,
   VECTOR_PHRASE,
   walletWorld,
   type WalletWorld,
-} from '../../../fixtures/cardano/wallet-services';
-import { MemorySecretStore } from '../../../../src-main/wallet';
+} from '../../../../fixtures/cardano/wallet-services';
+import { MemorySecretStore } from '../../../../../src-main/wallet';
 
 const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 const TESTNET_VECTOR =

@@ -1,5 +1,5 @@
-import type { AppInfo } from '../../src-shared/contract';
-import type { NetworkName } from '../../src-shared/network';
+import type { AppInfo } from '../../../src-shared/contract';
+import type { NetworkName } from '../../../src-shared/network';
 
 export interface AppInfoDeps {
   name: string;

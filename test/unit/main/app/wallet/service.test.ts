@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../../src-shared/errors';
-import type { MemorySecretStore } from '../../../../src-main/wallet';
+import { ErrorCode } from '../../../../../src-shared/errors';
+import type { MemorySecretStore } from '../../../../../src-main/wallet';
 import {
   STRONG_PASSWORD,
   VECTOR_PHRASE,
   walletWorld,
   type WalletWorld,
-} from '../../../fixtures/cardano/wallet-services';
+} from '../../../../fixtures/cardano/wallet-services';
 
 const TESTNET_VECTOR =
   'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';

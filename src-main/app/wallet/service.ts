@@ -5,12 +5,12 @@ import type {
   WalletBalance,
   WalletList,
   WalletSummary,
-} from '../../src-shared/contract';
-import { AppError, ErrorCode } from '../../src-shared/errors';
-import { NETWORK_IDS, NETWORK_LABELS, type NetworkName } from '../../src-shared/network';
-import { assetInfo, LOVELACE } from '../../src-shared/assets';
-import { fromSmallestUnit } from '../../src-shared/money';
-import { totalOf, type ChainLookup } from '../chain';
+} from '../../../src-shared/contract';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
+import { assetInfo, LOVELACE } from '../../../src-shared/assets';
+import { fromSmallestUnit } from '../../../src-shared/money';
+import { totalOf, type ChainLookup } from '../../chain';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -34,9 +34,9 @@ import {
   type WalletBook,
   type WalletRecord,
   type WalletSecrets,
-} from '../wallet';
-import { openSandboxAccount } from '../exchange';
-import type { SessionService } from './session';
+} from '../../wallet';
+import { openSandboxAccount } from '../../exchange';
+import type { SessionService } from '../session/service';
 
 /**
  * The trader's wallets behind the `wallet:*` operations: create (24 words shown once, confirmed by
@@ -50,6 +50,8 @@ export interface WalletServiceDeps {
   /** The wrong-password throttle shared with unlock and signing. */
   attempts: UnlockAttempts;
   network: () => NetworkName;
+  /** Cardano network id of the app's network (a custom network states its own). */
+  networkId: () => 0 | 1;
   /** URL of the embedded sandbox, when the app runs one. */
   sandboxUrl?: () => Promise<string>;
   /** Where the wallet's L1 coins are read, when the network has a chain provider. */
@@ -396,7 +398,7 @@ export class WalletService {
     return {
       walletId: wallet.id,
       network,
-      ...addressesOf(account, NETWORK_IDS[network]),
+      ...addressesOf(account, this.deps.networkId()),
       accountPublicKey: accountPublicKeyToBech32(account),
     };
   }

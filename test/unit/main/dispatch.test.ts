@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createDispatcher } from '../../../src-main/app/dispatcher';
-import { silentLogger } from '../../../src-main/app/logger';
+import { createDispatcher } from '../../../src-main/dispatch';
+import { silentLogger } from '../../../src-main/log';
 import { ErrorCode } from '../../../src-shared/errors';
 import { partialHandlers } from './partial-handlers';
 

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceSandboxCommand } from '../../../harness/sandbox-command';
-import { createAppServices, redact, type AppServices, type Logger } from '../../../../src-main/app';
+import { sourceSandboxCommand } from '../../../../harness/sandbox-command';
+import { createAppServices, type AppServices } from '../../../../../src-main/app';
+import { redact, type Logger } from '../../../../../src-main/log';
 import {
   MemorySecretStore,
   openSecret,
@@ -11,13 +12,13 @@ import {
   rootKeyFromEntropy,
   accountKeyOf,
   paymentSigningKeyOf,
-} from '../../../../src-main/wallet';
-import { channels, type EventName } from '../../../../src-shared/contract';
+} from '../../../../../src-main/wallet';
+import { channels, type EventName } from '../../../../../src-shared/contract';
 import {
   STRONG_PASSWORD,
   TEST_VAULT_COST,
   VECTOR_PHRASE,
-} from '../../../fixtures/cardano/wallet-services';
+} from '../../../../fixtures/cardano/wallet-services';
 
 /**
  * Walks a full wallet session through the dispatcher, exactly as the renderer would drive it,
@@ -64,7 +65,7 @@ beforeAll(async () => {
     runtime: 'harness',
     network: 'sandbox',
     logger: capturingLogger,
-    emit: (name: EventName, payload: unknown) =>
+    send: (name: EventName, payload: unknown) =>
       crossings.push({ channel: `event ${name}`, text: JSON.stringify(payload) }),
     secretStore: store,
     vaultCost: TEST_VAULT_COST,

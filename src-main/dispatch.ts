@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { findOperation, type Handlers } from '../../src-shared/contract';
-import { AppError, ErrorCode, type ErrorPayload } from '../../src-shared/errors';
-import type { Result } from '../../src-shared/result';
-import type { Logger } from './logger';
+import { findOperation, type Handlers } from '../src-shared/contract';
+import { AppError, ErrorCode, type ErrorPayload } from '../src-shared/errors';
+import type { Result } from '../src-shared/result';
+import { serialize } from '../src-shared/domain/amount';
+import type { Logger } from './log';
 
 /**
  * The one binder between a transport (Electron IPC, or the harness's WebSocket) and the services:
@@ -60,7 +61,8 @@ export const createDispatcher = (handlers: Handlers, logger: Logger): Dispatch =
       };
     }
     try {
-      return { ok: true, value: await handler(parsed.data) };
+      // Money crosses as exact decimal strings (structured clone would mangle decimal.js values).
+      return { ok: true, value: serialize(await handler(parsed.data)) };
     } catch (error) {
       return { ok: false, error: toErrorPayload(error, channel, logger) };
     }

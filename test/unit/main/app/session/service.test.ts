@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ErrorCode } from '../../../../src-shared/errors';
-import type { SigningKey } from '../../../../src-main/wallet';
+import { ErrorCode } from '../../../../../src-shared/errors';
+import type { SigningKey } from '../../../../../src-main/wallet';
 import {
   STRONG_PASSWORD,
   VECTOR_PHRASE,
   walletWorld,
   type WalletWorld,
-} from '../../../fixtures/cardano/wallet-services';
+} from '../../../../fixtures/cardano/wallet-services';
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
   try {

@@ -1,15 +1,15 @@
-import type { EmitEvent, SessionStatus } from '../../src-shared/contract';
-import type { AutoLock, LockReason } from '../../src-shared/contract/session';
-import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { NetworkName } from '../../src-shared/network';
+import type { EmitEvent, SessionStatus } from '../../../src-shared/contract';
+import type { AutoLock, LockReason } from '../../../src-shared/contract/session';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import type { NetworkName } from '../../../src-shared/network';
 import type {
   SessionSettings,
   SigningKey,
   UnlockAttempts,
   WalletBook,
   WalletSecrets,
-} from '../wallet';
-import { FREE_ATTEMPTS } from '../wallet';
+} from '../../wallet';
+import { FREE_ATTEMPTS } from '../../wallet';
 
 export interface SessionDeps {
   book: WalletBook;
