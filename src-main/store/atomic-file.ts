@@ -1,41 +1,124 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 
 /**
- * Writes a file so that a crash at any moment leaves either the old or the new content, never a
- * torn one: write a temporary file, fsync it, rename it over the target, fsync the folder.
+ * The app's data files. Every file has one writer at a time (a per-file queue shared by the whole
+ * process), every write goes through a temporary file with a random name that is fsynced and then
+ * renamed over the target, so:
+ * - a write that answers "done" is on disk and survives kill -9;
+ * - a write that fails did not land (the old content stays, the temporary file is removed);
+ * - a read-modify-write (`updateJsonFile`) ends as if the callers had taken turns.
+ * Files are created 0600 and the folders the app creates 0700: nothing here is for other users.
  */
-export const writeFileAtomic = async (path: string, data: string | Uint8Array): Promise<void> => {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const file = await open(tmp, 'w', 0o600);
-  try {
-    await file.writeFile(data);
-    await file.sync();
-  } finally {
-    await file.close();
+
+/**
+ * Runs tasks one at a time per key, in the order they were asked for. Tasks of different keys
+ * run concurrently. A task that asks for its own key again waits for itself: never nest.
+ */
+export class KeyedMutex {
+  readonly #tails = new Map<string, Promise<void>>();
+
+  run<T>(key: string, task: () => Promise<T> | T): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const turn = new Promise<void>((done) => (release = done));
+    const tail = previous.then(() => turn);
+    this.#tails.set(key, tail);
+    return previous.then(task).finally(() => {
+      release();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
   }
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
+
+  /** Keys with a task running or queued (for tests and diagnostics). */
+  get busyKeys(): number {
+    return this.#tails.size;
   }
-  const folder = await open(dir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
+}
+
+/** The one queue per file for the whole process: every store of the app writes through it. */
+export const fileLocks = new KeyedMutex();
+
+/** Runs `task` while holding the given file's turn. Never call a locking helper inside it. */
+export const withFileLock = <T>(path: string, task: () => Promise<T> | T): Promise<T> =>
+  fileLocks.run(resolve(path), task);
+
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/**
+ * Makes sure a folder of the app exists and is private (0700). A folder owned by someone else,
+ * or a shared one such as /tmp (sticky bit), is left as it is.
+ */
+export const ensurePrivateDir = async (dir: string): Promise<void> => {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (process.platform === 'win32') return;
+  const info = await stat(dir);
+  const ours = typeof process.getuid !== 'function' || info.uid === process.getuid();
+  const sticky = (info.mode & 0o1000) !== 0;
+  if (ours && !sticky && (info.mode & 0o777) !== PRIVATE_DIR_MODE) {
+    await chmod(dir, PRIVATE_DIR_MODE);
   }
 };
+
+const TEMP_SUFFIX = /^\.[0-9a-f]{16}\.tmp$/;
+const tempNameOf = (path: string): string => `${path}.${randomBytes(8).toString('hex')}.tmp`;
+
+const syncFolder = async (dir: string): Promise<void> => {
+  // Some systems cannot open a folder for fsync (Windows); the rename has landed by then, so a
+  // failure here must not turn a write that happened into one reported as failed.
+  try {
+    const folder = await open(dir, 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  } catch {
+    /* best effort: the content is already in place */
+  }
+};
+
+/** The write itself; the caller holds the file's turn. */
+const writeUnlocked = async (path: string, data: string | Uint8Array): Promise<void> => {
+  const dir = dirname(path);
+  await ensurePrivateDir(dir);
+  const tmp = tempNameOf(path);
+  try {
+    // 'wx': a temporary name is never shared, even by a leftover of an earlier run.
+    const file = await open(tmp, 'wx', PRIVATE_FILE_MODE);
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(dir);
+};
+
+/**
+ * Writes a file so that a crash at any moment leaves either the old or the new content, never a
+ * torn one. Waits for the file's turn.
+ */
+export const writeFileAtomic = (path: string, data: string | Uint8Array): Promise<void> =>
+  withFileLock(path, () => writeUnlocked(path, data));
+
+const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export const writeJsonFile = (path: string, value: unknown): Promise<void> =>
+  writeFileAtomic(path, jsonText(value));
 
 export type ReadJsonResult<T> =
   { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; reason: string };
 
-/** Reads a JSON file and checks it against a schema; says precisely why it could not. */
-export const readJsonFile = async <S extends z.ZodType>(
+const readUnlocked = async <S extends z.ZodType>(
   path: string,
   schema: S,
 ): Promise<ReadJsonResult<z.output<S>>> => {
@@ -55,8 +138,112 @@ export const readJsonFile = async <S extends z.ZodType>(
   const parsed = schema.safeParse(json);
   return parsed.success
     ? { kind: 'ok', value: parsed.data }
-    : { kind: 'invalid', reason: parsed.error.issues[0]?.message ?? 'unexpected content' };
+    : { kind: 'invalid', reason: describeProblem(parsed.error) };
 };
 
-export const writeJsonFile = (path: string, value: unknown): Promise<void> =>
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+const describeProblem = (error: z.ZodError): string => {
+  const issue = error.issues[0];
+  if (!issue) return 'unexpected content';
+  const where = issue.path.length ? ` (at ${issue.path.join('.')})` : '';
+  return `unexpected content${where}: ${issue.message}`;
+};
+
+/**
+ * Reads a JSON file and checks it against a schema; says precisely why it could not. A rename
+ * replaces a file in one step, so a read never sees half a write and needs no turn.
+ */
+export const readJsonFile = <S extends z.ZodType>(
+  path: string,
+  schema: S,
+): Promise<ReadJsonResult<z.output<S>>> => readUnlocked(path, schema);
+
+/** What became of a damaged file: names only, never a path (they end up in messages). */
+export interface Damage {
+  /** The file's name, e.g. `wallets.json`. */
+  file: string;
+  /** The name it was moved aside to, in the same folder. */
+  movedTo: string;
+  /** Why it could not be read, in words. */
+  reason: string;
+  /** The JSON it held when it still parsed (for a repair), else undefined. */
+  json: unknown;
+}
+
+/** Moves a damaged file aside (same folder, `<name>.damaged-<time>-<random>`); the caller holds the turn. */
+const quarantineUnlocked = async (path: string, reason: string): Promise<Damage> => {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    json = undefined;
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const movedTo = `${basename(path)}.damaged-${stamp}-${randomBytes(3).toString('hex')}`;
+  await rename(path, join(dirname(path), movedTo));
+  await syncFolder(dirname(path));
+  return { file: basename(path), movedTo, reason, json };
+};
+
+/** Removes temporary files a killed writer left next to this file; the caller holds the turn. */
+const sweepTemporaries = async (path: string): Promise<void> => {
+  const name = basename(path);
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const other of names) {
+    if (other.startsWith(name) && TEMP_SUFFIX.test(other.slice(name.length))) {
+      await rm(join(dirname(path), other), { force: true }).catch(() => undefined);
+    }
+  }
+};
+
+export type LoadJsonResult<T> =
+  { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'damaged'; damage: Damage };
+
+/**
+ * Reads a data file at start-up, in its turn: leftovers of a killed write are removed, and a file
+ * that cannot be read is moved aside (never deleted, never overwritten) and described, so the
+ * caller can tell the trader and carry on.
+ */
+export const loadJsonFile = <S extends z.ZodType>(
+  path: string,
+  schema: S,
+): Promise<LoadJsonResult<z.output<S>>> =>
+  withFileLock(path, async () => {
+    await sweepTemporaries(path);
+    const read = await readUnlocked(path, schema);
+    if (read.kind !== 'invalid') return read;
+    return { kind: 'damaged', damage: await quarantineUnlocked(path, read.reason) };
+  });
+
+export interface UpdateOptions<T> {
+  /** Called in the file's turn once the new content has landed: keep in-memory copies here. */
+  committed?: (value: T) => void;
+}
+
+/**
+ * Read-modify-write in the file's turn: `update` gets the current content (undefined when there
+ * is none; when the file was damaged it was moved aside first and `damage` says so) and returns
+ * the next one, which must pass the schema before it is written. Throwing from `update` writes
+ * nothing. Answers the content written.
+ */
+export const updateJsonFile = <S extends z.ZodType>(
+  path: string,
+  schema: S,
+  update: (
+    current: z.output<S> | undefined,
+    damage: Damage | undefined,
+  ) => z.input<S> | Promise<z.input<S>>,
+  options: UpdateOptions<z.output<S>> = {},
+): Promise<z.output<S>> =>
+  withFileLock(path, async () => {
+    const read = await readUnlocked(path, schema);
+    const damage = read.kind === 'invalid' ? await quarantineUnlocked(path, read.reason) : undefined;
+    const next = schema.parse(await update(read.kind === 'ok' ? read.value : undefined, damage));
+    await writeUnlocked(path, jsonText(next));
+    options.committed?.(next);
+    return next;
+  });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import { readJsonFile, writeJsonFile } from '../store/atomic-file';
+import { loadJsonFile, updateJsonFile, type Damage } from '../store/atomic-file';
 
 /**
  * The trader's wallets as listed on disk (`<dataDir>/wallet/wallets.json`): names, kinds, account
@@ -55,32 +55,113 @@ export const maskApiKey = (apiKey: string): string => `••••${apiKey.slic
 
 export const newWalletId = (): string => randomUUID();
 
+const EMPTY: WalletFile = { version: 1, activeWalletId: null, wallets: [] };
+
+/**
+ * Keeps what can be kept of a damaged wallet list: every record that still reads as one. The
+ * damaged file itself stays next to it, untouched.
+ */
+const salvage = (json: unknown): WalletFile => {
+  const raw =
+    json && typeof json === 'object' && 'wallets' in json && Array.isArray(json.wallets)
+      ? (json.wallets as unknown[])
+      : [];
+  const wallets: WalletRecord[] = [];
+  for (const item of raw) {
+    const record = WalletRecord.safeParse(item);
+    if (
+      record.success &&
+      !wallets.some(
+        (w) =>
+          w.id === record.data.id ||
+          w.name.toLowerCase() === record.data.name.toLowerCase() ||
+          w.accountPublicKey === record.data.accountPublicKey,
+      )
+    ) {
+      wallets.push(record.data);
+    }
+  }
+  const active =
+    json && typeof json === 'object' && 'activeWalletId' in json ? json.activeWalletId : null;
+  const activeWalletId = wallets.some((w) => w.id === active)
+    ? (active as string)
+    : (wallets[0]?.id ?? null);
+  return { version: 1, activeWalletId, wallets };
+};
+
+const notFound = (): AppError =>
+  new AppError(ErrorCode.WalletNotFound, 'That wallet no longer exists. Pick one from the list.');
+
+const nameTaken = (name: string): AppError =>
+  new AppError(
+    ErrorCode.InvalidInput,
+    `A wallet named "${name}" already exists. Choose another name.`,
+  );
+
+/**
+ * The wallet list. Every change is a read-modify-write in the file's turn (`updateJsonFile`), so
+ * concurrent changes all land, in some order; the in-memory copy follows the file in that order.
+ */
 export class WalletBook {
   readonly #path: string;
   #file: WalletFile | undefined;
+  #loading: Promise<WalletFile> | undefined;
+  #notice: string | null = null;
 
   constructor(dataDir: string) {
     this.#path = join(dataDir, 'wallet', 'wallets.json');
   }
 
-  async #load(): Promise<WalletFile> {
-    if (this.#file) return this.#file;
-    const read = await readJsonFile(this.#path, WalletFile);
-    if (read.kind === 'invalid') {
-      throw new AppError(
-        ErrorCode.VaultCorrupted,
-        `The wallet list (${this.#path}) cannot be read: ${read.reason}. It was left untouched; ` +
-          'restore it from a backup or move it away and restore your wallets from their recovery phrases.',
-      );
-    }
-    this.#file =
-      read.kind === 'ok' ? read.value : { version: 1, activeWalletId: null, wallets: [] };
-    return this.#file;
+  #damaged(damage: Damage): WalletFile {
+    const kept = salvage(damage.json);
+    const count = kept.wallets.length;
+    this.#notice =
+      `The wallet list (${damage.file}) was damaged (${damage.reason}). It was moved aside as ` +
+      `${damage.movedTo}` +
+      (count > 0
+        ? `; ${count} wallet${count === 1 ? ' was' : 's were'} recovered from it. `
+        : '; no wallet could be recovered from it. ') +
+      'Your keys are still in the system keychain: restore any missing wallet from its recovery phrase.';
+    return kept;
   }
 
-  async #save(next: WalletFile): Promise<void> {
-    await writeJsonFile(this.#path, next);
-    this.#file = next;
+  async #load(): Promise<WalletFile> {
+    if (this.#file) return this.#file;
+    this.#loading ??= (async () => {
+      const read = await loadJsonFile(this.#path, WalletFile);
+      if (read.kind === 'damaged') {
+        const kept = this.#damaged(read.damage);
+        // Keep what was recovered on disk at once, so a restart shows the same list.
+        return kept.wallets.length ? this.#update(() => kept) : kept;
+      }
+      return read.kind === 'ok' ? read.value : EMPTY;
+    })();
+    try {
+      const file = await this.#loading;
+      this.#file ??= file;
+      return this.#file;
+    } finally {
+      this.#loading = undefined;
+    }
+  }
+
+  /** One change of the list, in the file's turn; `change` throws to refuse (nothing written). */
+  #update(change: (file: WalletFile) => WalletFile): Promise<WalletFile> {
+    return updateJsonFile(
+      this.#path,
+      WalletFile,
+      (current, damage) => {
+        // Damaged since it was read: the last list this process wrote or read is the repair.
+        const base = current ?? (damage ? (this.#file ?? this.#damaged(damage)) : EMPTY);
+        return change(base);
+      },
+      { committed: (next) => (this.#file = next) },
+    );
+  }
+
+  /** A plain-words note when the wallet list was damaged during this run, else null. */
+  notice(): string | null {
+    return this.#notice;
   }
 
   async list(): Promise<{ wallets: WalletRecord[]; activeWalletId: string | null }> {
@@ -95,12 +176,7 @@ export class WalletBook {
 
   async get(walletId: string): Promise<WalletRecord> {
     const wallet = (await this.#load()).wallets.find((w) => w.id === walletId);
-    if (!wallet) {
-      throw new AppError(
-        ErrorCode.WalletNotFound,
-        'That wallet no longer exists. Pick one from the list.',
-      );
-    }
+    if (!wallet) throw notFound();
     return wallet;
   }
 
@@ -108,12 +184,7 @@ export class WalletBook {
     const taken = file.wallets.some(
       (w) => w.id !== exceptId && w.name.toLowerCase() === name.toLowerCase(),
     );
-    if (taken) {
-      throw new AppError(
-        ErrorCode.InvalidInput,
-        `A wallet named "${name}" already exists. Choose another name.`,
-      );
-    }
+    if (taken) throw nameTaken(name);
   }
 
   /** Throws when the name is taken, before any secret is written. */
@@ -121,63 +192,106 @@ export class WalletBook {
     this.#checkNameFree(await this.#load(), name);
   }
 
-  /** Adds a wallet and makes it the active one. */
-  async add(wallet: WalletRecord): Promise<void> {
-    const file = await this.#load();
-    this.#checkNameFree(file, wallet.name);
-    await this.#save({ ...file, wallets: [...file.wallets, wallet], activeWalletId: wallet.id });
+  /** Throws when a wallet with this account key is already listed. */
+  async assertNotPresent(accountPublicKey: string): Promise<void> {
+    WalletBook.#checkNotPresent(await this.#load(), accountPublicKey);
   }
 
-  async select(walletId: string): Promise<WalletRecord> {
-    const wallet = await this.get(walletId);
-    const file = await this.#load();
-    await this.#save({ ...file, activeWalletId: walletId });
+  static #checkNotPresent(file: WalletFile, accountPublicKey: string): void {
+    const same = file.wallets.find((w) => w.accountPublicKey === accountPublicKey);
+    if (same) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This wallet is already here, as "${same.name}". Select it in the wallet list instead.`,
+      );
+    }
+  }
+
+  static #find(file: WalletFile, walletId: string): WalletRecord {
+    const wallet = file.wallets.find((w) => w.id === walletId);
+    if (!wallet) throw notFound();
     return wallet;
   }
 
+  static #change(
+    file: WalletFile,
+    walletId: string,
+    change: (wallet: WalletRecord) => WalletRecord,
+  ): WalletFile {
+    WalletBook.#find(file, walletId);
+    return { ...file, wallets: file.wallets.map((w) => (w.id === walletId ? change(w) : w)) };
+  }
+
+  /**
+   * Adds a wallet and makes it the active one. Refuses, in the same turn as the write, a name
+   * or an account key already listed: two restores of one wallet cannot both land.
+   */
+  async add(wallet: WalletRecord): Promise<void> {
+    await this.#load();
+    await this.#update((file) => {
+      this.#checkNameFree(file, wallet.name);
+      WalletBook.#checkNotPresent(file, wallet.accountPublicKey);
+      if (file.wallets.some((w) => w.id === wallet.id)) {
+        throw new AppError(ErrorCode.InvalidInput, 'This wallet is already listed.');
+      }
+      return { ...file, wallets: [...file.wallets, wallet], activeWalletId: wallet.id };
+    });
+  }
+
+  async select(walletId: string): Promise<WalletRecord> {
+    await this.#load();
+    const next = await this.#update((file) => {
+      WalletBook.#find(file, walletId);
+      return { ...file, activeWalletId: walletId };
+    });
+    return WalletBook.#find(next, walletId);
+  }
+
   async rename(walletId: string, name: string): Promise<WalletRecord> {
-    const file = await this.#load();
-    await this.get(walletId);
-    this.#checkNameFree(file, name, walletId);
-    const wallets = file.wallets.map((w) => (w.id === walletId ? { ...w, name } : w));
-    await this.#save({ ...file, wallets });
-    return this.get(walletId);
+    await this.#load();
+    const next = await this.#update((file) => {
+      this.#checkNameFree(file, name, walletId);
+      return WalletBook.#change(file, walletId, (w) => ({ ...w, name }));
+    });
+    return WalletBook.#find(next, walletId);
   }
 
   async replaceOperationKeyHash(walletId: string, operationKeyHash: string): Promise<void> {
-    const file = await this.#load();
-    await this.get(walletId);
-    const wallets = file.wallets.map((w) => (w.id === walletId ? { ...w, operationKeyHash } : w));
-    await this.#save({ ...file, wallets });
+    await this.#load();
+    await this.#update((file) =>
+      WalletBook.#change(file, walletId, (w) => ({ ...w, operationKeyHash })),
+    );
   }
 
   async setMaskedApiKey(walletId: string, network: string, masked: string): Promise<void> {
-    const file = await this.#load();
-    await this.get(walletId);
-    const wallets = file.wallets.map((w) =>
-      w.id === walletId ? { ...w, apiKeys: { ...w.apiKeys, [network]: masked } } : w,
+    await this.#load();
+    await this.#update((file) =>
+      WalletBook.#change(file, walletId, (w) => ({
+        ...w,
+        apiKeys: { ...w.apiKeys, [network]: masked },
+      })),
     );
-    await this.#save({ ...file, wallets });
   }
 
   async setExchangeAccount(walletId: string, network: string, accountId: string): Promise<void> {
-    const file = await this.#load();
-    await this.get(walletId);
-    const wallets = file.wallets.map((w) =>
-      w.id === walletId
-        ? { ...w, exchangeAccounts: { ...w.exchangeAccounts, [network]: accountId } }
-        : w,
+    await this.#load();
+    await this.#update((file) =>
+      WalletBook.#change(file, walletId, (w) => ({
+        ...w,
+        exchangeAccounts: { ...w.exchangeAccounts, [network]: accountId },
+      })),
     );
-    await this.#save({ ...file, wallets });
   }
 
   /** Removes a wallet; the next one (if any) becomes active when it was the active one. */
   async remove(walletId: string): Promise<void> {
-    const file = await this.#load();
-    await this.get(walletId);
-    const wallets = file.wallets.filter((w) => w.id !== walletId);
-    const activeWalletId =
-      file.activeWalletId === walletId ? (wallets[0]?.id ?? null) : file.activeWalletId;
-    await this.#save({ ...file, wallets, activeWalletId });
+    await this.#load();
+    await this.#update((file) => {
+      WalletBook.#find(file, walletId);
+      const wallets = file.wallets.filter((w) => w.id !== walletId);
+      const activeWalletId =
+        file.activeWalletId === walletId ? (wallets[0]?.id ?? null) : file.activeWalletId;
+      return { ...file, wallets, activeWalletId };
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '../../src-shared/errors';
+import { NETWORKS } from '../../src-shared/network';
 import { accountKeyOf, paymentSigningKeyOf, rootKeyFromEntropy } from './derivation';
 import type { SecretStore } from './secret-store';
 import { SigningKey } from './signing-key';
@@ -118,10 +119,22 @@ export class WalletSecrets {
     return text;
   }
 
+  /** Whether any key of this wallet is in the keychain (a wallet listed without keys has none). */
+  async hasKeys(walletId: string): Promise<boolean> {
+    return (
+      (await this.store.read(walletEntry(walletId, 'operation-key'))) !== null ||
+      (await this.store.read(walletEntry(walletId, 'root'))) !== null
+    );
+  }
+
+  /**
+   * Removes every entry of a wallet: its keys and its API key on every network the app knows
+   * (also one whose masked copy never reached the wallet list), plus any other network named.
+   */
   async removeAll(walletId: string, networks: readonly string[] = []): Promise<void> {
     await this.store.remove(walletEntry(walletId, 'root'));
     await this.store.remove(walletEntry(walletId, 'operation-key'));
-    for (const network of networks)
+    for (const network of new Set([...NETWORKS, ...networks]))
       await this.store.remove(walletEntry(walletId, `api-key/${network}`));
   }
 }

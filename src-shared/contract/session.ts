@@ -44,6 +44,11 @@ export interface SessionStatus {
   lockReason?: LockReason | null;
   /** Epoch ms before which an unlock attempt is refused (after too many wrong passwords). */
   nextUnlockAttemptAt?: number | null;
+  /**
+   * What the app had to repair in its data files during this run (a damaged file moved aside),
+   * in plain words for the trader; empty when nothing happened.
+   */
+  notices?: string[];
 }
 
 export const SessionStatusSchema = z.object({
@@ -54,11 +59,12 @@ export const SessionStatusSchema = z.object({
   autoLock: AutoLock.optional(),
   lockReason: LockReason.nullable().optional(),
   nextUnlockAttemptAt: z.number().nullable().optional(),
+  notices: z.array(z.string()).optional(),
 });
 
 export const session = {
   status: operation<SessionStatus>().request(z.undefined()),
-  /** Opens the trading session with the spending password. */
+  /** Opens the trading session with the spending password (checked even while unlocked). */
   unlock: operation<SessionStatus>().request(z.object({ password: z.string().min(1).max(1024) })),
   lock: operation<SessionStatus>().request(z.undefined()),
   setAutoLock: operation<SessionStatus>().request(z.object({ autoLock: AutoLock })),

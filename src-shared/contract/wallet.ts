@@ -26,6 +26,8 @@ export interface WalletSummary {
 export interface WalletList {
   wallets: WalletSummary[];
   activeWalletId: string | null;
+  /** Set when the wallet list was damaged during this run: what happened, in plain words. */
+  notices?: string[];
 }
 
 export interface NewRecoveryPhrase {
@@ -97,8 +99,13 @@ export const wallet = {
   ),
   select: operation<WalletSummary>().request(z.object({ walletId })),
   rename: operation<WalletSummary>().request(z.object({ walletId, name })),
-  /** Deletes the wallet's keys from this machine; the trader re-types the name to confirm. */
-  remove: operation<WalletList>().request(z.object({ walletId, confirmName: z.string().max(60) })),
+  /**
+   * Deletes the wallet's keys from this machine: the trader re-types the name to confirm and
+   * gives the spending password, which must open the wallet's keys (destroying needs proof).
+   */
+  remove: operation<WalletList>().request(
+    z.object({ walletId, confirmName: z.string().max(60), password }),
+  ),
   /** Saves the exchange API key (sealed with the spending password); answered masked. */
   setApiKey: operation<WalletSummary>().request(
     z.object({ walletId, apiKey: z.string().regex(/^\s*[A-Za-z0-9_-]{16,128}\s*$/), password }),

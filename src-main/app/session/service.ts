@@ -9,7 +9,6 @@ import type {
   WalletBook,
   WalletSecrets,
 } from '../../wallet';
-import { FREE_ATTEMPTS } from '../../wallet';
 
 export interface SessionDeps {
   book: WalletBook;
@@ -32,7 +31,8 @@ export class SessionService {
   #apiKey: string | null = null;
   #walletId: string | null = null;
   #lockReason: LockReason = 'start';
-  #autoLock: AutoLock | undefined;
+  /** Bumped by every lock and change of wallet: an unlock that straddles one is void. */
+  #generation = 0;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: SessionDeps) {}
@@ -41,8 +41,15 @@ export class SessionService {
     return this.#key !== null;
   }
 
-  async #autoLockSetting(): Promise<AutoLock> {
-    return (this.#autoLock ??= await this.deps.settings.autoLock());
+  #autoLockSetting(): Promise<AutoLock> {
+    return this.deps.settings.autoLock();
+  }
+
+  /** What the app had to repair in its data files during this run, in plain words. */
+  notices(): string[] {
+    return [this.deps.book.notice(), this.deps.settings.notice(), this.deps.attempts.notice()].filter(
+      (n): n is string => n !== null,
+    );
   }
 
   async status(): Promise<SessionStatus> {
@@ -58,6 +65,7 @@ export class SessionService {
       autoLock,
       lockReason: wallet && !unlocked ? this.#lockReason : null,
       nextUnlockAttemptAt,
+      notices: this.notices(),
     };
   }
 
@@ -67,6 +75,11 @@ export class SessionService {
     return status;
   }
 
+  /**
+   * Opens the trading session with the spending password. The password is always checked, also
+   * while unlocked (a wrong one fails and counts), through the shared throttle. A lock or a
+   * change of wallet while the password is being checked wins: the key is wiped, not kept.
+   */
   async unlock(password: string): Promise<SessionStatus> {
     const wallet = await this.deps.book.active();
     if (!wallet) {
@@ -75,43 +88,48 @@ export class SessionService {
         'There is no wallet to unlock yet. Create or restore one first.',
       );
     }
-    if (this.#key && this.#walletId === wallet.id) return this.status();
-    await this.deps.attempts.assertMayTry();
-    let key: SigningKey;
+    const generation = this.#generation;
+    let opened: { key: SigningKey; apiKey: string | null };
     try {
-      key = await this.deps.secrets.openOperationKey(wallet.id, password);
+      opened = await this.deps.attempts.guard(async () => {
+        const key = await this.deps.secrets.openOperationKey(wallet.id, password);
+        try {
+          if (key.keyHash !== wallet.operationKeyHash) {
+            throw new AppError(
+              ErrorCode.VaultCorrupted,
+              'The trading key in the keychain does not belong to this wallet. Nothing was changed; restore the wallet from its recovery phrase.',
+            );
+          }
+          const apiKey = await this.deps.secrets.openApiKey(
+            wallet.id,
+            this.deps.network(),
+            password,
+          );
+          return { key, apiKey };
+        } catch (error) {
+          key.wipe();
+          throw error;
+        }
+      });
     } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.WrongPassword) {
-        const failures = await this.deps.attempts.recordFailure();
-        const left = FREE_ATTEMPTS - failures;
-        const next = await this.deps.attempts.nextAttemptAt();
-        const hint =
-          left > 0
-            ? ` ${left} more ${left === 1 ? 'try' : 'tries'} before a wait is imposed.`
-            : ` Wait ${Math.ceil(((next ?? Date.now()) - Date.now()) / 1000)} s before the next try.`;
+      if (
+        error instanceof AppError &&
+        (error.code === ErrorCode.WrongPassword || error.code === ErrorCode.TooManyAttempts)
+      ) {
         await this.#changed();
-        throw new AppError(ErrorCode.WrongPassword, `${error.message}${hint}`);
       }
       throw error;
     }
-    if (key.keyHash !== wallet.operationKeyHash) {
-      key.wipe();
+    if (generation !== this.#generation || (await this.deps.book.active())?.id !== wallet.id) {
+      opened.key.wipe();
       throw new AppError(
-        ErrorCode.VaultCorrupted,
-        'The trading key in the keychain does not belong to this wallet. Nothing was changed; restore the wallet from its recovery phrase.',
+        ErrorCode.Locked,
+        'The session was locked, or another wallet was chosen, while your password was being checked. Unlock again if you still want to trade.',
       );
     }
-    await this.deps.attempts.recordSuccess();
-    let apiKey: string | null;
-    try {
-      apiKey = await this.deps.secrets.openApiKey(wallet.id, this.deps.network(), password);
-    } catch (error) {
-      key.wipe();
-      throw error;
-    }
     this.#wipe();
-    this.#key = key;
-    this.#apiKey = apiKey;
+    this.#key = opened.key;
+    this.#apiKey = opened.apiKey;
     this.#walletId = wallet.id;
     await this.#armIdleTimer();
     return this.#changed();
@@ -127,6 +145,7 @@ export class SessionService {
   }
 
   async lock(reason: LockReason = 'user'): Promise<SessionStatus> {
+    this.#generation++;
     this.#wipe();
     this.#lockReason = reason;
     return this.#changed();
@@ -135,6 +154,7 @@ export class SessionService {
   /** Immediate, synchronous lock for power events (suspend, screen lock); the event follows. */
   lockNow(reason: LockReason): void {
     const wasUnlocked = this.#key !== null;
+    this.#generation++;
     this.#wipe();
     this.#lockReason = reason;
     if (wasUnlocked) void this.#changed().catch(() => undefined);
@@ -142,15 +162,15 @@ export class SessionService {
 
   async setAutoLock(autoLock: AutoLock): Promise<SessionStatus> {
     await this.deps.settings.setAutoLock(autoLock);
-    this.#autoLock = autoLock;
     if (this.#key) await this.#armIdleTimer();
     return this.#changed();
   }
 
   async #armIdleTimer(): Promise<void> {
+    const autoLock = await this.#autoLockSetting();
+    // Cleared and set with no wait in between: two arms at once never leave two timers.
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
-    const autoLock = await this.#autoLockSetting();
     if (autoLock === 'never' || !this.#key) return;
     this.#idleTimer = setTimeout(
       () => void this.lock('idle').catch(() => undefined),
@@ -211,6 +231,7 @@ export class SessionService {
 
   /** The active wallet changed (selected, added, removed): its keys are not this session's. */
   async walletChanged(): Promise<SessionStatus> {
+    this.#generation++;
     this.#wipe();
     this.#lockReason = 'wallet-changed';
     return this.#changed();

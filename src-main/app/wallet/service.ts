@@ -36,6 +36,7 @@ import {
   type WalletSecrets,
 } from '../../wallet';
 import { openSandboxAccount } from '../../exchange';
+import { KeyedMutex } from '../../store/atomic-file';
 import type { SessionService } from '../session/service';
 
 /**
@@ -73,6 +74,11 @@ const CREATION_TTL_MS = 30 * 60_000;
 
 export class WalletService {
   #pending: PendingCreation | null = null;
+  /**
+   * Changes to one wallet's keychain entries (API key, operation key, removal) take turns, so a
+   * removal never races a save into an entry nobody lists any more.
+   */
+  readonly #walletTurns = new KeyedMutex();
 
   constructor(private readonly deps: WalletServiceDeps) {}
 
@@ -100,18 +106,16 @@ export class WalletService {
 
   async list(): Promise<WalletList> {
     const { wallets, activeWalletId } = await this.deps.book.list();
-    return { wallets: wallets.map((w) => this.#summary(w, activeWalletId)), activeWalletId };
+    const notice = this.deps.book.notice();
+    return {
+      wallets: wallets.map((w) => this.#summary(w, activeWalletId)),
+      activeWalletId,
+      ...(notice ? { notices: [notice] } : {}),
+    };
   }
 
-  async #assertNotPresent(accountPublicKey: string): Promise<void> {
-    const { wallets } = await this.deps.book.list();
-    const same = wallets.find((w) => w.accountPublicKey === accountPublicKey);
-    if (same) {
-      throw new AppError(
-        ErrorCode.InvalidInput,
-        `This wallet is already here, as "${same.name}". Select it in the wallet list instead.`,
-      );
-    }
+  #assertNotPresent(accountPublicKey: string): Promise<void> {
+    return this.deps.book.assertNotPresent(accountPublicKey);
   }
 
   /** Seals a new wallet's secrets and describes it; nothing is written yet. */
@@ -144,6 +148,11 @@ export class WalletService {
     }
   }
 
+  /**
+   * Writes a new wallet: its secrets, then its line in the list. The list refuses (in its own
+   * turn) a name or a wallet already there, and then the secrets just written are removed: two
+   * restores at once both land, or one is refused, and no keychain entry is left unlisted.
+   */
   async #store(record: WalletRecord, sealed: SealedSecrets): Promise<WalletSummary> {
     await this.deps.book.assertNameFree(record.name);
     await this.deps.secrets.write(sealed);
@@ -286,24 +295,44 @@ export class WalletService {
     return this.#summaryOf(request.walletId);
   }
 
-  async remove(request: { walletId: string; confirmName: string }): Promise<WalletList> {
-    const wallet = await this.deps.book.get(request.walletId);
-    if (request.confirmName.trim().toLowerCase() !== wallet.name.toLowerCase()) {
-      throw new AppError(
-        ErrorCode.InvalidInput,
-        `Type the wallet's name, "${wallet.name}", to confirm its removal. Nothing was removed.`,
-      );
-    }
-    const wasActive = (await this.deps.book.list()).activeWalletId === wallet.id;
-    if (wasActive) await this.deps.session.lock('wallet-changed');
-    await this.deps.secrets.removeAll(wallet.id, Object.keys(wallet.apiKeys ?? {}));
-    await this.deps.book.remove(wallet.id);
-    if (wasActive) await this.deps.session.walletChanged();
+  /**
+   * Removes a wallet and its keys from this machine. Destroying needs proof: the trader re-types
+   * the name and gives the spending password, checked under the wrong-password throttle. Only a
+   * wallet whose keys are already gone from the keychain is removed on its name alone.
+   */
+  async remove(request: {
+    walletId: string;
+    confirmName: string;
+    password: string;
+  }): Promise<WalletList> {
+    await this.#walletTurns.run(request.walletId, async () => {
+      const wallet = await this.deps.book.get(request.walletId);
+      if (request.confirmName.trim().toLowerCase() !== wallet.name.toLowerCase()) {
+        throw new AppError(
+          ErrorCode.InvalidInput,
+          `Type the wallet's name, "${wallet.name}", to confirm its removal. Nothing was removed.`,
+        );
+      }
+      if (await this.deps.secrets.hasKeys(wallet.id)) {
+        await this.deps.attempts.guard(async () =>
+          (await this.deps.secrets.openOperationKey(wallet.id, request.password)).wipe(),
+        );
+      }
+      const wasActive = (await this.deps.book.list()).activeWalletId === wallet.id;
+      if (wasActive) await this.deps.session.lock('wallet-changed');
+      await this.deps.secrets.removeAll(wallet.id, Object.keys(wallet.apiKeys ?? {}));
+      await this.deps.book.remove(wallet.id);
+      if (wasActive) await this.deps.session.walletChanged();
+    });
     return this.list();
   }
 
   /** Seals the exchange API key of a wallet for the app's network; responses show it masked. */
-  async setApiKey(request: {
+  setApiKey(request: { walletId: string; apiKey: string; password: string }): Promise<WalletSummary> {
+    return this.#walletTurns.run(request.walletId, () => this.#saveApiKey(request));
+  }
+
+  async #saveApiKey(request: {
     walletId: string;
     apiKey: string;
     password: string;
@@ -323,7 +352,11 @@ export class WalletService {
    * Opens the wallet's account on the embedded sandbox: registers its address and operation key
    * hash (so only that key can trade for it) and seals the API key it gets with the password.
    */
-  async joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
+  joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
+    return this.#walletTurns.run(request.walletId, () => this.#join(request));
+  }
+
+  async #join(request: { walletId: string; password: string }): Promise<WalletSummary> {
     const network = this.deps.network();
     const sandboxUrl = this.deps.sandboxUrl;
     if (network !== 'sandbox' || !sandboxUrl) {
@@ -343,7 +376,7 @@ export class WalletService {
       address: baseAddress,
       operationKeyHash: wallet.operationKeyHash,
     });
-    await this.setApiKey({
+    await this.#saveApiKey({
       walletId: wallet.id,
       apiKey: account.apiKey,
       password: request.password,
@@ -408,7 +441,17 @@ export class WalletService {
    * /accounts/operation-key` on a real deployment): decrypted with the trading password, checked
    * against the key hash the exchange states, sealed with the spending password.
    */
-  async importExchangeOperationKey(request: {
+  importExchangeOperationKey(request: {
+    walletId: string;
+    encryptedOperationKey: string;
+    operationKeyHash: string;
+    tradingPassword: string;
+    spendingPassword: string;
+  }): Promise<WalletSummary> {
+    return this.#walletTurns.run(request.walletId, () => this.#importOperationKey(request));
+  }
+
+  async #importOperationKey(request: {
     walletId: string;
     encryptedOperationKey: string;
     operationKeyHash: string;

@@ -137,8 +137,13 @@ beforeAll(async () => {
   await call('session:setAutoLock', { autoLock: 5 });
   await call('session:unlock', { password: OTHER_PASSWORD });
   await call('session:lock');
-  await call('wallet:remove', { walletId: vector.id, confirmName: 'nope' });
-  await call('wallet:remove', { walletId: vector.id, confirmName: 'Savings' });
+  await call('wallet:remove', { walletId: vector.id, confirmName: 'nope', password: 'x' });
+  await call('wallet:remove', { walletId: vector.id, confirmName: 'Savings', password: 'wrong!' });
+  await call('wallet:remove', {
+    walletId: vector.id,
+    confirmName: 'Savings',
+    password: OTHER_PASSWORD,
+  });
   await call('wallet:list');
   await call('session:status');
   // A request refused by its schema must not echo what was typed.

@@ -180,7 +180,11 @@ describe("a wallet's coins on L1", () => {
     if (!world) throw new Error('no world');
     const full = await restoreMain(world);
     const { accountPublicKey } = await world.wallet.addresses({ walletId: full.id });
-    await world.wallet.remove({ walletId: full.id, confirmName: 'Main' });
+    await world.wallet.remove({
+      walletId: full.id,
+      confirmName: 'Main',
+      password: STRONG_PASSWORD,
+    });
     const cold = await world.wallet.importWatchOnly({
       name: 'Cold',
       accountPublicKey,

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../../../src-shared/errors';
 import type { MemorySecretStore } from '../../../../../src-main/wallet';
 import {
@@ -29,7 +29,10 @@ let world: WalletWorld;
 beforeEach(async () => {
   world = await walletWorld();
 });
-afterEach(() => world.cleanup());
+afterEach(async () => {
+  vi.useRealTimers();
+  await world.cleanup();
+});
 
 describe('creating a wallet', () => {
   it('shows 24 words once and stores nothing until the chosen words are re-typed', async () => {
@@ -158,10 +161,14 @@ describe('several wallets', () => {
       ['B', false],
     ]);
 
-    await expect(restarted.wallet.remove({ walletId: a.id, confirmName: 'A' })).rejects.toThrow(
+    await expect(restarted.wallet.remove({ walletId: a.id, confirmName: 'A', password: STRONG_PASSWORD })).rejects.toThrow(
       'Type the wallet\'s name, "Savings"',
     );
-    const after = await restarted.wallet.remove({ walletId: a.id, confirmName: 'savings' });
+    const after = await restarted.wallet.remove({
+      walletId: a.id,
+      confirmName: 'savings',
+      password: STRONG_PASSWORD,
+    });
     expect(after.wallets.map((w) => w.name)).toEqual(['B']);
     expect(after.activeWalletId).toBe(b.id);
     expect(await world.store.read(`wallet/${a.id}/root`)).toBeNull();
@@ -170,20 +177,88 @@ describe('several wallets', () => {
     );
   });
 
-  it('leaves a damaged wallet list untouched and says so', async () => {
-    const { writeFile, readFile, mkdir } = await import('node:fs/promises');
+  it('moves a damaged wallet list aside, keeps what still reads, says so by file name only, and carries on', async () => {
+    const { writeFile, readFile, readdir } = await import('node:fs/promises');
     const { join } = await import('node:path');
-    await mkdir(join(world.dataDir, 'wallet'), { recursive: true });
-    const path = join(world.dataDir, 'wallet', 'wallets.json');
-    await writeFile(path, '{"version":1,"wallets":[{"id":');
-    expect(await codeOf(world.wallet.list())).toBe(ErrorCode.VaultCorrupted);
-    expect(
-      await codeOf(
-        world.wallet.restore({ name: 'A', words: VECTOR_PHRASE, password: STRONG_PASSWORD }),
-      ),
-    ).toBe(ErrorCode.VaultCorrupted);
-    expect(await readFile(path, 'utf8')).toBe('{"version":1,"wallets":[{"id":');
-    expect(entriesOf(world)).toEqual([]);
+    const a = await world.wallet.restore({
+      name: 'A',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    const folder = join(world.dataDir, 'wallet');
+    const path = join(folder, 'wallets.json');
+    const file = JSON.parse(await readFile(path, 'utf8')) as { wallets: unknown[] };
+    // A second record, damaged: the list no longer reads as a whole.
+    const damaged = JSON.stringify({ ...file, wallets: [...file.wallets, { id: 'broken' }] });
+    await writeFile(path, damaged);
+
+    const restarted = world.restart();
+    const list = await restarted.wallet.list();
+    expect(list.wallets.map((w) => w.id)).toEqual([a.id]);
+    const status = await restarted.session.status();
+    expect(status.state).toBe('locked');
+    const [notice] = status.notices ?? [];
+    expect(notice).toMatch(/wallets\.json.*damaged.*moved aside as wallets\.json\.damaged-.*1 wallet was recovered/);
+    expect(list.notices).toEqual([notice]);
+    expect(notice).not.toContain(world.dataDir);
+    expect(notice).not.toContain('/');
+    // The damaged file is kept next to it, as it was.
+    const aside = (await readdir(folder)).filter((n) => n.startsWith('wallets.json.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(folder, aside[0] ?? ''), 'utf8')).toBe(damaged);
+    // The app keeps running: the recovered wallet unlocks, and the repair is on disk.
+    expect((await restarted.session.unlock(STRONG_PASSWORD)).state).toBe('unlocked');
+    expect((await world.restart().wallet.list()).wallets.map((w) => w.id)).toEqual([a.id]);
+  });
+
+  it('moves an unreadable wallet list aside and starts an empty one, never silently', async () => {
+    const { writeFile, mkdir, readdir } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const folder = join(world.dataDir, 'wallet');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'wallets.json'), '{"version":1,"wallets":[{"id":');
+    expect((await world.wallet.list()).wallets).toEqual([]);
+    expect((await world.session.status()).notices).toEqual([
+      expect.stringMatching(/wallets\.json.*not valid JSON.*no wallet could be recovered/),
+    ]);
+    expect((await readdir(folder)).filter((n) => n.includes('damaged'))).toHaveLength(1);
+    const restored = await world.wallet.restore({
+      name: 'A',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    expect((await world.restart().wallet.list()).wallets.map((w) => w.id)).toEqual([restored.id]);
+    expect(entriesOf(world)).toHaveLength(2);
+  });
+
+  it('asks for the spending password to remove a wallet with keys, and counts a wrong one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const a = await world.wallet.restore({
+      name: 'A',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    const attempt = (password: string) =>
+      world.wallet.remove({ walletId: a.id, confirmName: 'A', password });
+    expect(await codeOf(attempt('not the password'))).toBe(ErrorCode.WrongPassword);
+    expect(entriesOf(world)).toHaveLength(2);
+    expect((await world.wallet.list()).wallets).toHaveLength(1);
+    for (let i = 0; i < 4; i++) await codeOf(attempt('not the password'));
+    // The sixth guess waits, whatever the entry point: even the right password.
+    expect(await codeOf(attempt(STRONG_PASSWORD))).toBe(ErrorCode.TooManyAttempts);
+    expect(await codeOf(world.session.unlock(STRONG_PASSWORD))).toBe(ErrorCode.TooManyAttempts);
+    expect(entriesOf(world)).toHaveLength(2);
+  });
+
+  it('removes a wallet whose keys are already gone on its name alone', async () => {
+    const a = await world.wallet.restore({
+      name: 'A',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    for (const entry of entriesOf(world)) await world.store.remove(entry);
+    const after = await world.wallet.remove({ walletId: a.id, confirmName: 'A', password: 'x' });
+    expect(after.wallets).toEqual([]);
   });
 });
 
@@ -219,7 +294,11 @@ describe('the exchange API key', () => {
     await restarted.session.lock('user');
     expect(() => restarted.session.apiKey()).toThrow(/locked/);
 
-    await restarted.wallet.remove({ walletId: wallet.id, confirmName: 'Main' });
+    await restarted.wallet.remove({
+      walletId: wallet.id,
+      confirmName: 'Main',
+      password: STRONG_PASSWORD,
+    });
     expect(entriesOf(restarted)).toEqual([]);
   });
 
