@@ -241,7 +241,8 @@ export const updateJsonFile = <S extends z.ZodType>(
 ): Promise<z.output<S>> =>
   withFileLock(path, async () => {
     const read = await readUnlocked(path, schema);
-    const damage = read.kind === 'invalid' ? await quarantineUnlocked(path, read.reason) : undefined;
+    const damage =
+      read.kind === 'invalid' ? await quarantineUnlocked(path, read.reason) : undefined;
     const next = schema.parse(await update(read.kind === 'ok' ? read.value : undefined, damage));
     await writeUnlocked(path, jsonText(next));
     options.committed?.(next);

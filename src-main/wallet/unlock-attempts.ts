@@ -51,7 +51,9 @@ export class UnlockAttempts {
     return updateJsonFile(this.#path, AttemptsFile, (current, damage) => {
       if (damage) this.#damage = damage;
       // A damaged counter must not reset the throttle: it counts as the maximum delay.
-      return damage ? { failures: FREE_ATTEMPTS + 5, lastFailureAt: this.now() } : (current ?? CLEAR);
+      return damage
+        ? { failures: FREE_ATTEMPTS + 5, lastFailureAt: this.now() }
+        : (current ?? CLEAR);
     });
   }
 

@@ -47,9 +47,11 @@ export class SessionService {
 
   /** What the app had to repair in its data files during this run, in plain words. */
   notices(): string[] {
-    return [this.deps.book.notice(), this.deps.settings.notice(), this.deps.attempts.notice()].filter(
-      (n): n is string => n !== null,
-    );
+    return [
+      this.deps.book.notice(),
+      this.deps.settings.notice(),
+      this.deps.attempts.notice(),
+    ].filter((n): n is string => n !== null);
   }
 
   async status(): Promise<SessionStatus> {

@@ -328,7 +328,11 @@ export class WalletService {
   }
 
   /** Seals the exchange API key of a wallet for the app's network; responses show it masked. */
-  setApiKey(request: { walletId: string; apiKey: string; password: string }): Promise<WalletSummary> {
+  setApiKey(request: {
+    walletId: string;
+    apiKey: string;
+    password: string;
+  }): Promise<WalletSummary> {
     return this.#walletTurns.run(request.walletId, () => this.#saveApiKey(request));
   }
 
