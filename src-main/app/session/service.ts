@@ -83,6 +83,7 @@ export class SessionService {
    * change of wallet while the password is being checked wins: the key is wiped, not kept.
    */
   async unlock(password: string): Promise<SessionStatus> {
+    const generation = this.#generation;
     const wallet = await this.deps.book.active();
     if (!wallet) {
       throw new AppError(
@@ -90,7 +91,6 @@ export class SessionService {
         'There is no wallet to unlock yet. Create or restore one first.',
       );
     }
-    const generation = this.#generation;
     let opened: { key: SigningKey; apiKey: string | null };
     try {
       opened = await this.deps.attempts.guard(async () => {

@@ -146,4 +146,76 @@ describe('the trading session', () => {
     await world.store.remove(entry);
     expect(await codeOf(world.session.unlock(STRONG_PASSWORD))).toBe(ErrorCode.VaultCorrupted);
   });
+
+  it('checks the password even while unlocked: a wrong one fails and counts, a right one keeps it open', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    await restoreVector();
+    await world.session.unlock(STRONG_PASSWORD);
+    await expect(world.session.unlock('wrong password!')).rejects.toThrow('4 more tries');
+    expect(world.session.isUnlocked).toBe(true);
+    expect((await world.session.unlock(STRONG_PASSWORD)).state).toBe('unlocked');
+    for (let i = 0; i < 5; i++) await codeOf(world.session.unlock('wrong password!'));
+    expect(await codeOf(world.session.unlock(STRONG_PASSWORD))).toBe(ErrorCode.TooManyAttempts);
+  });
+
+  it('checks exactly the schedule’s count of 20 wrong passwords sent at once', async () => {
+    await restoreVector();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => codeOf(world.session.unlock(`wrong password ${i}`))),
+    );
+    expect(results.filter((c) => c === ErrorCode.WrongPassword)).toHaveLength(5);
+    expect(results.filter((c) => c === ErrorCode.TooManyAttempts)).toHaveLength(15);
+  });
+
+  it('does not unlock with the right password sent with 11 wrong ones, beyond the schedule', async () => {
+    await restoreVector();
+    const wrong = Array.from({ length: 11 }, (_, i) =>
+      codeOf(world.session.unlock(`wrong password ${i}`)),
+    );
+    const right = world.session.unlock(STRONG_PASSWORD).then(
+      () => 'unlocked',
+      (error: { code: string }) => error.code,
+    );
+    const results = await Promise.all([...wrong, right]);
+    expect(results.filter((c) => c === ErrorCode.WrongPassword)).toHaveLength(5);
+    expect(results.at(-1)).toBe(ErrorCode.TooManyAttempts);
+    expect(world.session.isUnlocked).toBe(false);
+  });
+
+  it('lets a lock that comes while the password is checked win: the key is wiped, not kept', async () => {
+    await restoreVector();
+    const unlocking = world.session.unlock(STRONG_PASSWORD);
+    world.session.lockNow('suspend');
+    expect(await codeOf(unlocking)).toBe(ErrorCode.Locked);
+    expect(world.session.isUnlocked).toBe(false);
+    expect(await world.session.status()).toMatchObject({ state: 'locked', lockReason: 'suspend' });
+  });
+
+  it('keeps the last of 30 concurrent auto-lock changes, on disk and in memory alike', async () => {
+    await restoreVector();
+    const choices = [1, 5, 15, 60, 'never'] as const;
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => world.session.setAutoLock(choices[i % 5] ?? 15)),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const inMemory = (await world.session.status()).autoLock;
+    expect((await world.restart().session.status()).autoLock).toBe(inMemory);
+  });
+
+  it('moves a damaged auto-lock setting aside, uses the default, and says so', async () => {
+    const { mkdir, writeFile, readdir } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    await mkdir(join(world.dataDir, 'wallet'), { recursive: true });
+    await writeFile(join(world.dataDir, 'wallet', 'session.json'), '{"autoLock": 7}');
+    const status = await world.session.status();
+    expect(status.autoLock).toBe(15);
+    expect(status.notices).toEqual([
+      expect.stringMatching(/session\.json.*moved aside as session\.json\.damaged-.*15 minutes/),
+    ]);
+    expect(status.notices?.[0]).not.toContain(world.dataDir);
+    const names = await readdir(join(world.dataDir, 'wallet'));
+    expect(names.filter((n) => n.includes('damaged'))).toHaveLength(1);
+    await world.session.setAutoLock(5);
+    expect((await world.restart().session.status()).autoLock).toBe(5);
+  });
 });
