@@ -14,7 +14,22 @@ const handlers = {
       runtime: 'harness' as const,
     })),
   },
-  session: { status: vi.fn(async () => ({ state: 'no-wallet' as const, walletName: null })) },
+  session: {
+    status: vi.fn(async () => ({ state: 'no-wallet' as const, walletName: null })),
+    unlock: vi.fn(async (request: unknown) => ({
+      state: 'locked' as const,
+      walletName: JSON.stringify(request),
+    })),
+  },
+  orders: {
+    list: vi.fn(async (_request: unknown) => ({
+      orders: [],
+      page: 1,
+      limit: 50,
+      totalCount: 0,
+      totalPages: 0,
+    })),
+  },
 };
 
 describe('the dispatcher', () => {
@@ -50,5 +65,35 @@ describe('the dispatcher', () => {
     });
     const result = await dispatch('session:status', undefined);
     expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.Internal } });
+  });
+
+  it('gives the handler the parsed request, never the raw payload', async () => {
+    const raw = { password: 'a password', isAdmin: true, __proto__: { polluted: true } };
+    await dispatch('session:unlock', raw);
+    const [received] = handlers.session.unlock.mock.calls.at(-1) ?? [];
+    // Unknown fields are stripped, and the object is the schema's, not the caller's.
+    expect(received).toEqual({ password: 'a password' });
+    expect(Object.keys(received as object)).toEqual(['password']);
+    expect(received).not.toBe(raw);
+    expect(Object.getPrototypeOf(received)).toBe(Object.prototype);
+
+    // Defaults are filled in by the schema: what the handler sees is its output.
+    await dispatch('orders:list', { view: 'open', extra: 'x' });
+    expect(handlers.orders.list.mock.calls.at(-1)?.[0]).toEqual({
+      view: 'open',
+      page: 1,
+      limit: 50,
+    });
+  });
+
+  it('refuses a payload that does not match, without calling the handler', async () => {
+    handlers.session.unlock.mockClear();
+    for (const payload of [undefined, null, 'text', { password: '' }, { password: 42 }, []]) {
+      await expect(dispatch('session:unlock', payload)).resolves.toMatchObject({
+        ok: false,
+        error: { code: ErrorCode.InvalidInput },
+      });
+    }
+    expect(handlers.session.unlock).not.toHaveBeenCalled();
   });
 });

@@ -46,7 +46,38 @@ describe('the main window', () => {
       webviewTag: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
     });
+  });
+
+  it('turns on no experimental or extra Blink feature, and sets nothing else unreviewed', () => {
+    window.createMainWindow({ preloadPath: '/p.cjs', isDevelopment: false });
+    const prefs = electron.windows[0]?.options['webPreferences'] as Record<string, unknown>;
+    expect(prefs['experimentalFeatures']).toBe(false);
+    expect(prefs['enableBlinkFeatures'] ?? '').toBe('');
+    expect(prefs['additionalArguments']).toBeUndefined();
+    expect(prefs['partition']).toBeUndefined();
+    // Every preference is one of these, reviewed for safety; a new one must be added here.
+    expect(Object.keys(prefs).sort()).toEqual(
+      [
+        'allowRunningInsecureContent',
+        'contextIsolation',
+        'devTools',
+        'experimentalFeatures',
+        'navigateOnDragDrop',
+        'nodeIntegration',
+        'nodeIntegrationInSubFrames',
+        'nodeIntegrationInWorker',
+        'preload',
+        'safeDialogs',
+        'sandbox',
+        'spellcheck',
+        'webSecurity',
+        'webviewTag',
+      ].sort(),
+    );
   });
 
   it('loads the UI from app://, never file://', () => {

@@ -1,4 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createAppServices } from '../../../../src-main/app';
+import { silentLogger } from '../../../../src-main/log';
+import { MemorySecretStore, WalletSecrets } from '../../../../src-main/wallet';
+import { STRONG_PASSWORD, VECTOR_PHRASE } from '../../../fixtures/cardano/wallet-services';
 import { ErrorCode } from '../../../../src-shared/errors';
 import {
   PRODUCTION_SCRYPT_COST,
@@ -76,5 +83,50 @@ describe('vault blob', () => {
     const blob = await sealSecret(SECRET, 'a long spending password', 'x');
     expect(JSON.parse(blob).kdf).toMatchObject(PRODUCTION_SCRYPT_COST);
     expect(await openSecret(blob, 'a long spending password', 'x')).toEqual(SECRET);
+  });
+
+  it('the production cost is 128 MiB scrypt (N 2^17, r 8, p 1)', () => {
+    expect(PRODUCTION_SCRYPT_COST).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+  });
+});
+
+describe('the cost the app uses', () => {
+  it('is the production cost unless a test lowers it, in the secrets and in the composed app', async () => {
+    const store = new MemorySecretStore();
+    await new WalletSecrets(store).write(
+      await new WalletSecrets(store).seal('w', 'a long spending password', {
+        operationKey: SECRET,
+      }),
+    );
+    const direct = JSON.parse((await store.read('wallet/w/operation-key')) ?? '{}');
+    expect(direct.kdf).toMatchObject(PRODUCTION_SCRYPT_COST);
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'countersign-cost-'));
+    const appStore = new MemorySecretStore();
+    const services = await createAppServices({
+      name: 'Countersign',
+      version: 'test',
+      dataDir,
+      runtime: 'harness',
+      network: 'sandbox',
+      logger: silentLogger,
+      send: () => undefined,
+      secretStore: appStore,
+    });
+    try {
+      const answer = await services.dispatch('wallet:restore', {
+        name: 'Main',
+        words: VECTOR_PHRASE,
+        password: STRONG_PASSWORD,
+      });
+      expect(answer.ok).toBe(true);
+      expect(appStore.entries.size).toBe(2);
+      for (const blob of appStore.entries.values()) {
+        expect(JSON.parse(blob).kdf).toMatchObject(PRODUCTION_SCRYPT_COST);
+      }
+    } finally {
+      await services.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
