@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '../../src-shared/errors';
 import { NETWORKS } from '../../src-shared/network';
+import { KeyedMutex } from '../store/atomic-file';
 import { accountKeyOf, paymentSigningKeyOf, rootKeyFromEntropy } from './derivation';
 import type { SecretStore } from './secret-store';
 import { SigningKey } from './signing-key';
@@ -24,10 +25,21 @@ const missing = (what: string): AppError =>
   );
 
 export class WalletSecrets {
+  readonly #turns = new KeyedMutex();
+
   constructor(
     private readonly store: SecretStore,
     private readonly cost: ScryptCost = PRODUCTION_SCRYPT_COST,
   ) {}
+
+  /**
+   * Runs `task` in the wallet's turn. Whatever changes a wallet's entries (operation key, API
+   * key, removal), or must see them together with the wallet's record (unlock), takes turns, so
+   * no one reads a key replaced halfway or writes into a wallet being removed. Never nest.
+   */
+  inTurn<T>(walletId: string, task: () => Promise<T>): Promise<T> {
+    return this.#turns.run(walletId, task);
+  }
 
   /** Seals a new wallet's secrets without writing them (nothing reaches the keychain yet). */
   async seal(

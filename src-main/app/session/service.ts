@@ -7,6 +7,7 @@ import type {
   SigningKey,
   UnlockAttempts,
   WalletBook,
+  WalletRecord,
   WalletSecrets,
 } from '../../wallet';
 
@@ -93,25 +94,10 @@ export class SessionService {
     }
     let opened: { key: SigningKey; apiKey: string | null };
     try {
-      opened = await this.deps.attempts.guard(async () => {
-        const key = await this.deps.secrets.openOperationKey(wallet.id, password);
-        try {
-          if (key.keyHash !== wallet.operationKeyHash) {
-            throw new AppError(
-              ErrorCode.VaultCorrupted,
-              'The trading key in the keychain does not belong to this wallet. Nothing was changed; restore the wallet from its recovery phrase.',
-            );
-          }
-          const apiKey = await this.deps.secrets.openApiKey(
-            wallet.id,
-            this.deps.network(),
-            password,
-          );
-          return { key, apiKey };
-        } catch (error) {
-          key.wipe();
-          throw error;
-        }
+      // In the wallet's turn: a key being replaced or removed is never read halfway.
+      opened = await this.deps.secrets.inTurn(wallet.id, async () => {
+        const record = await this.deps.book.get(wallet.id);
+        return this.deps.attempts.guard(() => this.#open(record, password));
       });
     } catch (error) {
       if (
@@ -135,6 +121,27 @@ export class SessionService {
     this.#walletId = wallet.id;
     await this.#armIdleTimer();
     return this.#changed();
+  }
+
+  /** The password check of an unlock: the trading key, checked against the wallet, and its API key. */
+  async #open(
+    wallet: WalletRecord,
+    password: string,
+  ): Promise<{ key: SigningKey; apiKey: string | null }> {
+    const key = await this.deps.secrets.openOperationKey(wallet.id, password);
+    try {
+      if (key.keyHash !== wallet.operationKeyHash) {
+        throw new AppError(
+          ErrorCode.VaultCorrupted,
+          'The trading key in the keychain does not belong to this wallet. Nothing was changed; restore the wallet from its recovery phrase.',
+        );
+      }
+      const apiKey = await this.deps.secrets.openApiKey(wallet.id, this.deps.network(), password);
+      return { key, apiKey };
+    } catch (error) {
+      key.wipe();
+      throw error;
+    }
   }
 
   #wipe(): void {

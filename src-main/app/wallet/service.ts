@@ -36,7 +36,6 @@ import {
   type WalletSecrets,
 } from '../../wallet';
 import { openSandboxAccount } from '../../exchange';
-import { KeyedMutex } from '../../store/atomic-file';
 import type { SessionService } from '../session/service';
 
 /**
@@ -74,11 +73,6 @@ const CREATION_TTL_MS = 30 * 60_000;
 
 export class WalletService {
   #pending: PendingCreation | null = null;
-  /**
-   * Changes to one wallet's keychain entries (API key, operation key, removal) take turns, so a
-   * removal never races a save into an entry nobody lists any more.
-   */
-  readonly #walletTurns = new KeyedMutex();
 
   constructor(private readonly deps: WalletServiceDeps) {}
 
@@ -305,7 +299,7 @@ export class WalletService {
     confirmName: string;
     password: string;
   }): Promise<WalletList> {
-    await this.#walletTurns.run(request.walletId, async () => {
+    await this.deps.secrets.inTurn(request.walletId, async () => {
       const wallet = await this.deps.book.get(request.walletId);
       if (request.confirmName.trim().toLowerCase() !== wallet.name.toLowerCase()) {
         throw new AppError(
@@ -333,7 +327,7 @@ export class WalletService {
     apiKey: string;
     password: string;
   }): Promise<WalletSummary> {
-    return this.#walletTurns.run(request.walletId, () => this.#saveApiKey(request));
+    return this.deps.secrets.inTurn(request.walletId, () => this.#saveApiKey(request));
   }
 
   async #saveApiKey(request: {
@@ -357,7 +351,7 @@ export class WalletService {
    * hash (so only that key can trade for it) and seals the API key it gets with the password.
    */
   joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
-    return this.#walletTurns.run(request.walletId, () => this.#join(request));
+    return this.deps.secrets.inTurn(request.walletId, () => this.#join(request));
   }
 
   async #join(request: { walletId: string; password: string }): Promise<WalletSummary> {
@@ -452,7 +446,7 @@ export class WalletService {
     tradingPassword: string;
     spendingPassword: string;
   }): Promise<WalletSummary> {
-    return this.#walletTurns.run(request.walletId, () => this.#importOperationKey(request));
+    return this.deps.secrets.inTurn(request.walletId, () => this.#importOperationKey(request));
   }
 
   async #importOperationKey(request: {
