@@ -161,9 +161,9 @@ describe('several wallets', () => {
       ['B', false],
     ]);
 
-    await expect(restarted.wallet.remove({ walletId: a.id, confirmName: 'A', password: STRONG_PASSWORD })).rejects.toThrow(
-      'Type the wallet\'s name, "Savings"',
-    );
+    await expect(
+      restarted.wallet.remove({ walletId: a.id, confirmName: 'A', password: STRONG_PASSWORD }),
+    ).rejects.toThrow('Type the wallet\'s name, "Savings"');
     const after = await restarted.wallet.remove({
       walletId: a.id,
       confirmName: 'savings',
@@ -198,7 +198,9 @@ describe('several wallets', () => {
     const status = await restarted.session.status();
     expect(status.state).toBe('locked');
     const [notice] = status.notices ?? [];
-    expect(notice).toMatch(/wallets\.json.*damaged.*moved aside as wallets\.json\.damaged-.*1 wallet was recovered/);
+    expect(notice).toMatch(
+      /wallets\.json.*damaged.*moved aside as wallets\.json\.damaged-.*1 wallet was recovered/,
+    );
     expect(list.notices).toEqual([notice]);
     expect(notice).not.toContain(world.dataDir);
     expect(notice).not.toContain('/');

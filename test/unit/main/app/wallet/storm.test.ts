@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppServices, type AppServices } from '../../../../../src-main/app';
 import type { Logger } from '../../../../../src-main/log';
+import type * as Vault from '../../../../../src-main/wallet/vault';
 import {
   cryptoIsReady,
   delayAfter,
@@ -35,7 +36,7 @@ const probe = vi.hoisted(() => ({
 }));
 
 vi.mock('../../../../../src-main/wallet/vault', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../../../src-main/wallet/vault')>();
+  const actual = await importOriginal<typeof Vault>();
   return {
     ...actual,
     openSecret: (...args: Parameters<typeof actual.openSecret>) => {
