@@ -22,6 +22,11 @@ export const WalletRecord = z.object({
   apiKeys: z.record(z.string(), z.string()).optional(),
   /** The exchange's account id of this wallet, per network, once it has joined. */
   exchangeAccounts: z.record(z.string(), z.string()).optional(),
+  /**
+   * Being added: listed before its keys are written, so a crash in between leaves a line to
+   * clean up rather than keys nobody lists. Hidden from everyone until committed.
+   */
+  pending: z.literal(true).optional(),
 });
 export type WalletRecord = z.infer<typeof WalletRecord>;
 
@@ -83,9 +88,9 @@ const salvage = (json: unknown): WalletFile => {
   }
   const active =
     json && typeof json === 'object' && 'activeWalletId' in json ? json.activeWalletId : null;
-  const activeWalletId = wallets.some((w) => w.id === active)
+  const activeWalletId = wallets.some((w) => w.id === active && !w.pending)
     ? (active as string)
-    : (wallets[0]?.id ?? null);
+    : (wallets.find((w) => !w.pending)?.id ?? null);
   return { version: 1, activeWalletId, wallets };
 };
 
@@ -107,6 +112,9 @@ export class WalletBook {
   #file: WalletFile | undefined;
   #loading: Promise<WalletFile> | undefined;
   #notice: string | null = null;
+  /** Pending wallets found on disk at start: a previous run was stopped while adding them. */
+  #leftPending: WalletRecord[] = [];
+  #loaded = false;
 
   constructor(dataDir: string) {
     this.#path = join(dataDir, 'wallet', 'wallets.json');
@@ -139,6 +147,10 @@ export class WalletBook {
     try {
       const file = await this.#loading;
       this.#file ??= file;
+      if (!this.#loaded) {
+        this.#loaded = true;
+        this.#leftPending = this.#file.wallets.filter((w) => w.pending);
+      }
       return this.#file;
     } finally {
       this.#loading = undefined;
@@ -166,18 +178,22 @@ export class WalletBook {
 
   async list(): Promise<{ wallets: WalletRecord[]; activeWalletId: string | null }> {
     const file = await this.#load();
-    return { wallets: [...file.wallets], activeWalletId: file.activeWalletId };
+    return { wallets: file.wallets.filter((w) => !w.pending), activeWalletId: file.activeWalletId };
   }
 
   async active(): Promise<WalletRecord | null> {
     const file = await this.#load();
-    return file.wallets.find((w) => w.id === file.activeWalletId) ?? null;
+    return file.wallets.find((w) => w.id === file.activeWalletId && !w.pending) ?? null;
   }
 
   async get(walletId: string): Promise<WalletRecord> {
-    const wallet = (await this.#load()).wallets.find((w) => w.id === walletId);
-    if (!wallet) throw notFound();
-    return wallet;
+    return WalletBook.#find(await this.#load(), walletId);
+  }
+
+  /** Wallets a previous run left half-added (listed, keys maybe written, never committed). */
+  async leftPending(): Promise<WalletRecord[]> {
+    await this.#load();
+    return [...this.#leftPending];
   }
 
   #checkNameFree(file: WalletFile, name: string, exceptId?: string): void {
@@ -208,7 +224,7 @@ export class WalletBook {
   }
 
   static #find(file: WalletFile, walletId: string): WalletRecord {
-    const wallet = file.wallets.find((w) => w.id === walletId);
+    const wallet = file.wallets.find((w) => w.id === walletId && !w.pending);
     if (!wallet) throw notFound();
     return wallet;
   }
@@ -223,10 +239,11 @@ export class WalletBook {
   }
 
   /**
-   * Adds a wallet and makes it the active one. Refuses, in the same turn as the write, a name
-   * or an account key already listed: two restores of one wallet cannot both land.
+   * First step of adding a wallet, before its keys are written: lists it as pending. Refuses, in
+   * the same turn as the write, a name or an account key already listed (pending ones too), so
+   * two restores of one wallet cannot both get as far as the keychain.
    */
-  async add(wallet: WalletRecord): Promise<void> {
+  async addPending(wallet: WalletRecord): Promise<void> {
     await this.#load();
     await this.#update((file) => {
       this.#checkNameFree(file, wallet.name);
@@ -234,8 +251,30 @@ export class WalletBook {
       if (file.wallets.some((w) => w.id === wallet.id)) {
         throw new AppError(ErrorCode.InvalidInput, 'This wallet is already listed.');
       }
-      return { ...file, wallets: [...file.wallets, wallet], activeWalletId: wallet.id };
+      return { ...file, wallets: [...file.wallets, { ...wallet, pending: true }] };
     });
+  }
+
+  /** Last step of adding a wallet, once its keys are written: shown, and made the active one. */
+  async commitPending(walletId: string): Promise<void> {
+    await this.#update((file) => {
+      if (!file.wallets.some((w) => w.id === walletId && w.pending)) throw notFound();
+      const wallets = file.wallets.map((w) => {
+        if (w.id !== walletId) return w;
+        const { pending: _pending, ...committed } = w;
+        return committed;
+      });
+      return { ...file, wallets, activeWalletId: walletId };
+    });
+  }
+
+  /** Forgets a wallet that was never committed (its keys must be gone first). */
+  async dropPending(walletId: string): Promise<void> {
+    await this.#update((file) => ({
+      ...file,
+      wallets: file.wallets.filter((w) => !(w.id === walletId && w.pending)),
+    }));
+    this.#leftPending = this.#leftPending.filter((w) => w.id !== walletId);
   }
 
   async select(walletId: string): Promise<WalletRecord> {
@@ -290,7 +329,9 @@ export class WalletBook {
       WalletBook.#find(file, walletId);
       const wallets = file.wallets.filter((w) => w.id !== walletId);
       const activeWalletId =
-        file.activeWalletId === walletId ? (wallets[0]?.id ?? null) : file.activeWalletId;
+        file.activeWalletId === walletId
+          ? (wallets.find((w) => !w.pending)?.id ?? null)
+          : file.activeWalletId;
       return { ...file, wallets, activeWalletId };
     });
   }

@@ -73,6 +73,7 @@ const CREATION_TTL_MS = 30 * 60_000;
 
 export class WalletService {
   #pending: PendingCreation | null = null;
+  #recovering: Promise<void> | undefined;
 
   constructor(private readonly deps: WalletServiceDeps) {}
 
@@ -99,6 +100,7 @@ export class WalletService {
   }
 
   async list(): Promise<WalletList> {
+    await this.#recover();
     const { wallets, activeWalletId } = await this.deps.book.list();
     const notice = this.deps.book.notice();
     return {
@@ -143,21 +145,41 @@ export class WalletService {
   }
 
   /**
-   * Writes a new wallet: its secrets, then its line in the list. The list refuses (in its own
-   * turn) a name or a wallet already there, and then the secrets just written are removed: two
-   * restores at once both land, or one is refused, and no keychain entry is left unlisted.
+   * Writes a new wallet in three steps that a crash at any point leaves recoverable: its line in
+   * the list as pending (refused, in the list's own turn, when the name or the wallet is there
+   * already: two restores of one wallet cannot both proceed), its keys, then the line committed.
+   * What a stopped run left pending is removed, keys first, before the next use (`#recover`).
    */
   async #store(record: WalletRecord, sealed: SealedSecrets): Promise<WalletSummary> {
-    await this.deps.book.assertNameFree(record.name);
-    await this.deps.secrets.write(sealed);
+    await this.#recover();
+    await this.deps.book.addPending(record);
     try {
-      await this.deps.book.add(record);
+      await this.deps.secrets.write(sealed);
+      await this.deps.book.commitPending(record.id);
     } catch (error) {
       await this.deps.secrets.removeAll(record.id).catch(() => undefined);
+      await this.deps.book.dropPending(record.id).catch(() => undefined);
       throw error;
     }
     await this.deps.session.walletChanged();
     return this.#summaryOf(record.id);
+  }
+
+  /**
+   * Once per run, before the wallets are used: removes what a previous run left half-added
+   * (its keys, then its line), so no keychain entry outlives the wallet list's knowledge of it.
+   */
+  #recover(): Promise<void> {
+    this.#recovering ??= (async () => {
+      for (const record of await this.deps.book.leftPending()) {
+        await this.deps.secrets.removeAll(record.id);
+        await this.deps.book.dropPending(record.id);
+      }
+    })().catch((error: unknown) => {
+      this.#recovering = undefined;
+      throw error;
+    });
+    return this.#recovering;
   }
 
   #accountKeyHex(entropy: Uint8Array): string {

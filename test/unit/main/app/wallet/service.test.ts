@@ -233,6 +233,33 @@ describe('several wallets', () => {
     expect(entriesOf(world)).toHaveLength(2);
   });
 
+  it('cleans up, keys first, a wallet a stopped run left half-added, and shows it nowhere', async () => {
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const a = await world.wallet.restore({
+      name: 'A',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    // What a kill between "keys written" and "line committed" leaves: a pending line, and keys.
+    const path = join(world.dataDir, 'wallet', 'wallets.json');
+    const file = JSON.parse(await readFile(path, 'utf8')) as { wallets: Array<{ id: string }> };
+    const halfId = '0b6a1c52-3d4e-4f60-8a7b-9c0d1e2f3a4b';
+    const half = { ...file.wallets[0], id: halfId, name: 'Half', pending: true };
+    await writeFile(path, JSON.stringify({ ...file, wallets: [...file.wallets, half] }));
+    await world.store.write(`wallet/${halfId}/operation-key`, 'sealed');
+    await world.store.write(`wallet/${halfId}/root`, 'sealed');
+
+    const restarted = world.restart();
+    expect((await restarted.session.status()).walletName).toBe('A');
+    expect(await codeOf(restarted.wallet.select({ walletId: halfId }))).toBe(
+      ErrorCode.WalletNotFound,
+    );
+    expect((await restarted.wallet.list()).wallets.map((w) => w.id)).toEqual([a.id]);
+    expect(entriesOf(world).filter((e) => e.includes(halfId))).toEqual([]);
+    expect(await readFile(path, 'utf8')).not.toContain(halfId);
+  });
+
   it('asks for the spending password to remove a wallet with keys, and counts a wrong one', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const a = await world.wallet.restore({
