@@ -63,7 +63,6 @@ export const main = (): void => {
       version: app.getVersion(),
       dataDir: app.getPath('userData'),
       runtime: 'electron',
-      network: 'sandbox',
       logger,
       send: eventEmitter(getWindow),
       sandbox: {
