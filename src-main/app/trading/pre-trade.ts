@@ -21,8 +21,11 @@ export interface TradeContext {
 
 const decimalsOf = (value: Money): number => value.decimalPlaces();
 
+/** Figures in messages: what is needed rounds up, what there is (or is worth) rounds down. */
 const fmt = (value: Money, decimals: number): string =>
   value.toDecimalPlaces(decimals, Money.ROUND_UP).toFixed(decimals);
+const fmtDown = (value: Money, decimals: number): string =>
+  value.toDecimalPlaces(decimals, Money.ROUND_DOWN).toFixed(decimals);
 
 export interface PreTradeResult extends OrderPreview {
   /** Human units the order locks, exactly. */
@@ -83,7 +86,7 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
           : null;
     if (adaValue && adaValue.lt(market.minOrderAdaEquivalent)) {
       problems.push(
-        `The order is worth ${fmt(adaValue, 2)} ADA; the smallest order is ${market.minOrderAdaEquivalent.toFixed()} ADA's worth.`,
+        `The order is worth ${fmtDown(adaValue, 2)} ADA; the smallest order is ${market.minOrderAdaEquivalent.toFixed()} ADA's worth.`,
       );
     }
   }
@@ -142,7 +145,7 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
   const freeOfLock = free(lockUnit);
   if (lockAmount.gt(freeOfLock)) {
     problems.push(
-      `Not enough free ${lockAsset}: ${fmt(lockAmount, 2)} needed, ${fmt(freeOfLock, 2)} free.`,
+      `Not enough free ${lockAsset}: ${fmt(lockAmount, 2)} needed, ${fmtDown(freeOfLock, 2)} free.`,
     );
   } else if (order.side === 'buy' && order.type === 'market' && freeOfLock.lte(0)) {
     problems.push(`You have no free ${lockAsset} to buy with. Deposit some first.`);
@@ -153,7 +156,7 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
     const max = new Money(context.limits.maxOrderValue);
     if (value.gt(max)) {
       problems.push(
-        `The order is worth ${fmt(value, 2)} ${market.quote}, above your limit of ${max.toFixed()} ${market.quote} (Settings).`,
+        `The order is worth ${fmtDown(value, 2)} ${market.quote}, above your limit of ${max.toFixed()} ${market.quote} (Settings).`,
       );
     }
   }
