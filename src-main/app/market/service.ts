@@ -10,7 +10,7 @@ import type {
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { Money } from '../../../src-shared/money';
 import type { Logger } from '../../log';
-import { LiveFeed } from '../network/live-feed';
+import { LiveFeed, openNamedStream } from '../network/live-feed';
 import type { Connection, NetworkService } from '../network/service';
 
 const INTERVAL_SECONDS: Readonly<Record<CandleInterval, number>> = {
@@ -128,11 +128,13 @@ export class MarketService {
       this.#watched?.symbol === symbol && this.#watched.connection === connection;
     const depthFeed = new LiveFeed({
       openStream: (onState) =>
-        client.streams.depth(
-          symbol,
-          (depth) => {
-            if (isCurrent()) this.deps.emit('market:depth', depth);
-          },
+        openNamedStream(
+          client.streams,
+          `depth ${symbol}`,
+          () =>
+            client.streams.depth(symbol, (depth) => {
+              if (isCurrent()) this.deps.emit('market:depth', depth);
+            }),
           onState,
         ),
       poll: async () => {

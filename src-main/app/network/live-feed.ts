@@ -97,3 +97,33 @@ export class LiveFeed {
     this.#stream = null;
   }
 }
+
+/** What a feed needs of the exchange's streams: open one, and hear every stream's state. */
+export interface StreamSource {
+  onState(
+    listener: (status: {
+      stream: string;
+      state: 'connecting' | 'live' | 'down';
+      detail: string;
+    }) => void,
+  ): () => void;
+}
+
+/** Opens one named stream and passes on only its own state changes. */
+export const openNamedStream = (
+  streams: StreamSource,
+  name: string,
+  open: () => { close(): void },
+  onState: (state: 'connecting' | 'live' | 'down', detail: string) => void,
+): { close(): void } => {
+  const stop = streams.onState((status) => {
+    if (status.stream === name) onState(status.state, status.detail);
+  });
+  const handle = open();
+  return {
+    close: () => {
+      stop();
+      handle.close();
+    },
+  };
+};
