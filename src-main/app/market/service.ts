@@ -146,15 +146,19 @@ export class MarketService {
     });
     const tickerFeed = new LiveFeed({
       openStream: (onState) =>
-        client.streams.price(
-          symbol,
-          () => {
-            // A new price moves the 24 h change too: read both together.
-            void this.ticker(symbol).then(
-              (t) => isCurrent() && this.deps.emit('market:ticker', t),
-              () => undefined,
-            );
-          },
+        openNamedStream(
+          client.streams,
+          `price ${symbol}`,
+          () =>
+            client.streams.price(symbol, () => {
+              // A new price moves the 24 h change too: read both together.
+              void this.ticker(symbol).then(
+                (ticker) => {
+                  if (isCurrent()) this.deps.emit('market:ticker', ticker);
+                },
+                () => undefined,
+              );
+            }),
           onState,
         ),
       poll: async () => {
@@ -166,11 +170,13 @@ export class MarketService {
     });
     const tradesFeed = new LiveFeed({
       openStream: (onState) =>
-        client.streams.trades(
-          symbol,
-          (trades) => {
-            if (isCurrent()) this.deps.emit('market:trades', { symbol, trades });
-          },
+        openNamedStream(
+          client.streams,
+          `trades ${symbol}`,
+          () =>
+            client.streams.trades(symbol, (trades) => {
+              if (isCurrent()) this.deps.emit('market:trades', { symbol, trades });
+            }),
           onState,
         ),
       poll: async () => {

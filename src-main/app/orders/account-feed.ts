@@ -1,7 +1,7 @@
 import type { EmitEvent } from '../../../src-shared/contract';
 import type { Order } from '../../../src-shared/domain';
 import type { Logger } from '../../log';
-import { LiveFeed } from '../network/live-feed';
+import { LiveFeed, openNamedStream } from '../network/live-feed';
 import type { Connection, NetworkService } from '../network/service';
 
 export interface AccountFeedDeps {
@@ -44,12 +44,18 @@ export class AccountFeed {
     const current = () => this.#connection === connection && !connection.closed;
     const feed = new LiveFeed({
       openStream: (onState) =>
-        client.streams.account((event) => {
-          if (!current()) return;
-          if (event.kind === 'balances') this.deps.balancesChanged();
-          else if (event.kind === 'openOrders') void this.#openOrders(event.orders, connection);
-          else this.deps.ordersChanged();
-        }, onState),
+        openNamedStream(
+          client.streams,
+          'account',
+          () =>
+            client.streams.account((event) => {
+              if (!current()) return;
+              if (event.kind === 'balances') this.deps.balancesChanged();
+              else if (event.kind === 'openOrders') void this.#openOrders(event.orders, connection);
+              else this.deps.ordersChanged();
+            }),
+          onState,
+        ),
       poll: async () => {
         const open = await client.orderRecords({ status: 'open', page: 1, limit: 250 });
         if (!current()) return;
