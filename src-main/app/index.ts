@@ -57,9 +57,10 @@ export interface AppConfig {
   vaultCost?: ScryptCost;
   /**
    * How to run the embedded sandbox exchange. On the sandbox network it is started with the
-   * app, with its data in `<dataDir>/sandbox`, and stopped with it (or when leaving it).
+   * app, with its data in `<dataDir>/sandbox`, and stopped with it (or when leaving it). Tests
+   * that kill the app may attach to one already running instead (`{ url, adminToken }`).
    */
-  sandbox?: SandboxCommand;
+  sandbox?: SandboxCommand | { url: string; adminToken?: string };
   /** The save dialog (Electron); by default files go to `<dataDir>/exports`. */
   saveFile?: SaveFile;
   /** A desktop notification (Electron: only while the window is not focused). */
@@ -130,11 +131,13 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     ...(sandboxCommand
       ? {
           startSandbox: () =>
-            startEmbeddedSandbox({
-              ...sandboxCommand,
-              dataDir: join(config.dataDir, 'sandbox'),
-              logger: config.logger,
-            }),
+            'url' in sandboxCommand
+              ? Promise.resolve({ ...sandboxCommand, pid: -1, stop: async () => undefined })
+              : startEmbeddedSandbox({
+                  ...sandboxCommand,
+                  dataDir: join(config.dataDir, 'sandbox'),
+                  logger: config.logger,
+                }),
         }
       : {}),
     // API keys are per network: the session that opened this one's key locks.
