@@ -24,6 +24,20 @@ const OpenedAccount = z.object({
   account_id: z.string().uuid(),
 });
 
+const AccountInfo = z.object({
+  account_id: z.string().uuid(),
+  address: z.string().min(1).max(200),
+  operation_key_hash: z.string().regex(/^[0-9a-f]{56}$/).nullable(),
+  exchange_address: z.string().min(1).max(200),
+});
+
+export interface SandboxAccountInfo {
+  accountId: string;
+  address: string;
+  operationKeyHash: string | null;
+  exchangeAddress: string;
+}
+
 const Int = z.number().int();
 const Lovelace = z
   .union([z.string().regex(/^\d{1,20}$/), z.number().int().nonnegative()])
@@ -193,6 +207,25 @@ export class SandboxAdmin {
       ...(signal ? { signal } : {}),
     });
     return parseAnswer(SandboxNetwork, reply.body, where(reply.endpoint, action));
+  }
+
+  /** One account as the sandbox keeps it: its own address at the exchange, for the signer. */
+  async account(accountId: string, signal?: AbortSignal): Promise<SandboxAccountInfo> {
+    const action = 'read your account at the practice exchange';
+    const reply = await this.#http.request({
+      method: 'GET',
+      path: `/sandbox/accounts/${encodeURIComponent(accountId)}`,
+      kind: 'read',
+      action,
+      ...(signal ? { signal } : {}),
+    });
+    const info = parseAnswer(AccountInfo, reply.body, where(reply.endpoint, action));
+    return {
+      accountId: info.account_id,
+      address: info.address,
+      operationKeyHash: info.operation_key_hash,
+      exchangeAddress: info.exchange_address,
+    };
   }
 
   /** Starts the sandbox's journal afresh: every account, order and coin is gone. */

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { KNOWN_ASSETS, LOVELACE, type AssetInfo } from '../../../src-shared/assets';
 import type { Market } from '../../../src-shared/domain';
 import { Money } from '../../../src-shared/money';
 import type { NetworkChoice } from '../../../src-shared/network';
+import type { SandboxNetwork } from '../../exchange';
 
 /**
  * What the app must know of an exchange to check a trade before it is built and a transaction
@@ -71,65 +71,30 @@ export const realServiceRules = (choice: NetworkChoice): ExchangeRules => {
   };
 };
 
-/** `GET /sandbox/network`: everything the sandbox publishes about itself. */
-export const SandboxNetworkProfile = z.object({
-  network_id: z.union([z.literal(0), z.literal(1)]),
-  assets: z.array(
-    z.object({ asset: z.string(), unit: z.string(), decimals: z.number().int().min(0).max(18) }),
-  ),
-  markets: z.array(
-    z.object({
-      symbol: z.string(),
-      base: z.string(),
-      quote: z.string(),
-      base_unit: z.string(),
-      quote_unit: z.string(),
-      price_decimals: z.number().int().min(0).max(18),
-      quantity_decimals: z.number().int().min(0).max(18),
-    }),
-  ),
-  commission_rate_bp: z.number().int().min(0).max(10_000),
-  max_open_orders: z.number().int().positive(),
-  price_band_bp: z.number().int().positive(),
-  min_order_ada_equivalent: z.union([z.string(), z.number()]),
-  min_deposit_lovelace: z.string().regex(/^\d+$/),
-  min_withdrawal_lovelace: z.string().regex(/^\d+$/),
-  withdrawal_fee_lovelace: z.string().regex(/^\d+$/),
-  l1_fee: z.object({ min_fee_a: z.number().int(), min_fee_b: z.number().int() }),
-  order_ttl_seconds: z.number().positive(),
-  funds_ttl_seconds: z.number().positive(),
-  addresses: z.object({ order: z.string(), deposit: z.string(), treasury: z.string() }),
+/** What the sandbox publishes about itself (`/sandbox/network`), as the app's rules. */
+export const sandboxRules = (profile: SandboxNetwork): ExchangeRules => ({
+  markets: profile.markets.map((m) => ({
+    ...m,
+    minOrderAdaEquivalent: profile.minOrderAdaEquivalent,
+    commissionRateBp: profile.commissionRateBp,
+  })),
+  assets: profile.assets.map((a) => ({ unit: a.unit, name: a.name, decimals: a.decimals })),
+  commissionRateBp: profile.commissionRateBp,
+  maxOpenOrders: profile.maxOpenOrders,
+  priceBandBp: profile.priceBandBp,
+  minOrderAdaEquivalent: profile.minOrderAdaEquivalent,
+  minDepositLovelace: profile.minDepositLovelace,
+  minWithdrawalLovelace: profile.minWithdrawalLovelace,
+  withdrawalFeeLovelace: profile.withdrawalFeeLovelace,
+  orderTtlSeconds: profile.orderTtlSeconds,
+  fundsTtlSeconds: profile.fundsTtlSeconds,
+  addresses: {
+    ...(profile.addresses['order'] ? { order: profile.addresses['order'] } : {}),
+    ...(profile.addresses['deposit'] ? { deposit: profile.addresses['deposit'] } : {}),
+    ...(profile.addresses['treasury'] ? { treasury: profile.addresses['treasury'] } : {}),
+  },
+  l1Fee: { a: BigInt(profile.l1Fee.minFeeA), b: BigInt(profile.l1Fee.minFeeB) },
 });
-export type SandboxNetworkProfile = z.infer<typeof SandboxNetworkProfile>;
-
-export const sandboxRules = (profile: SandboxNetworkProfile): ExchangeRules => {
-  const minOrder = new Money(String(profile.min_order_ada_equivalent));
-  return {
-    markets: profile.markets.map((m) => ({
-      symbol: m.symbol,
-      base: m.base,
-      quote: m.quote,
-      baseUnit: m.base_unit,
-      quoteUnit: m.quote_unit,
-      priceDecimals: m.price_decimals,
-      quantityDecimals: m.quantity_decimals,
-      minOrderAdaEquivalent: minOrder,
-      commissionRateBp: profile.commission_rate_bp,
-    })),
-    assets: profile.assets.map((a) => ({ unit: a.unit, name: a.asset, decimals: a.decimals })),
-    commissionRateBp: profile.commission_rate_bp,
-    maxOpenOrders: profile.max_open_orders,
-    priceBandBp: profile.price_band_bp,
-    minOrderAdaEquivalent: minOrder,
-    minDepositLovelace: BigInt(profile.min_deposit_lovelace),
-    minWithdrawalLovelace: BigInt(profile.min_withdrawal_lovelace),
-    withdrawalFeeLovelace: BigInt(profile.withdrawal_fee_lovelace),
-    orderTtlSeconds: profile.order_ttl_seconds,
-    fundsTtlSeconds: profile.funds_ttl_seconds,
-    addresses: profile.addresses,
-    l1Fee: { a: BigInt(profile.l1_fee.min_fee_a), b: BigInt(profile.l1_fee.min_fee_b) },
-  };
-};
 
 export const marketOf = (rules: ExchangeRules, symbol: string): Market | undefined =>
   rules.markets.find((m) => m.symbol === symbol);

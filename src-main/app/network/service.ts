@@ -32,6 +32,8 @@ export class Connection {
   readonly label: string;
   #clients = new Map<string, ExchangeClient>();
   #rules: Promise<ExchangeRules> | undefined;
+  #admin: Promise<SandboxAdmin> | undefined;
+  #chain: ChainLookup | undefined;
   #closed = false;
 
   constructor(
@@ -84,18 +86,25 @@ export class Connection {
   /** The embedded sandbox's own endpoints (accounts, faucet, its L1); null on other networks. */
   async sandboxAdmin(): Promise<SandboxAdmin | null> {
     if (!this.isSandbox) return null;
-    const { baseUrl, adminToken } = await this.endpoint();
-    return new SandboxAdmin({ baseUrl, ...(adminToken ? { adminToken } : {}) });
+    this.#admin ??= this.endpoint().then(
+      ({ baseUrl, adminToken }) =>
+        new SandboxAdmin({ baseUrl, ...(adminToken ? { adminToken } : {}) }),
+    );
+    this.#admin.catch(() => {
+      this.#admin = undefined;
+    });
+    return this.#admin;
   }
 
+  /** Where the wallet's coins on L1 are read for this network (one provider per connection). */
   chain(): ChainLookup {
-    if (this.isSandbox) {
-      return new SandboxChain(async () => {
-        const { baseUrl, adminToken } = await this.endpoint();
-        return { baseUrl, ...(adminToken ? { adminToken } : {}) };
-      });
-    }
-    return new KoiosChain({ baseUrl: KOIOS[this.networkId] });
+    this.#chain ??= this.isSandbox
+      ? new SandboxChain(async () => {
+          const { baseUrl, adminToken } = await this.endpoint();
+          return { baseUrl, ...(adminToken ? { adminToken } : {}) };
+        })
+      : new KoiosChain({ baseUrl: KOIOS[this.networkId] });
+    return this.#chain;
   }
 
   /** The exchange's rules, read once per connection. */
@@ -103,7 +112,7 @@ export class Connection {
     this.#rules ??= (async () => {
       const admin = await this.sandboxAdmin();
       if (!admin) return realServiceRules(this.choice);
-      return sandboxRules(SandboxNetworkProfile.parse(await admin.network()));
+      return sandboxRules(await admin.network());
     })();
     this.#rules.catch(() => {
       this.#rules = undefined;
@@ -113,8 +122,12 @@ export class Connection {
 
   close(): void {
     this.#closed = true;
-    for (const client of this.#clients.values()) client.close();
+    for (const client of this.#clients.values()) void client.close();
     this.#clients.clear();
+    void this.#admin?.then((admin) => admin.close(), () => undefined);
+    const chain = this.#chain as (ChainLookup & { close?: () => Promise<void> }) | undefined;
+    void chain?.close?.().catch(() => undefined);
+    this.#admin = undefined;
   }
 }
 
