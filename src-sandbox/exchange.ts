@@ -150,7 +150,7 @@ export class Exchange {
       case 'withdrawalSubmit':
         return this.funds.submitWithdrawal(entry.txId, entry.at, entry.settleAt);
       case 'marketMaker':
-        this.marketMaker.tick(this, entry.at);
+        this.marketMaker.tick(this.engine, this.ids, entry.at);
         return undefined;
       case 'tradingLock':
         this.tradingLocked = entry.locked;
