@@ -1,6 +1,7 @@
 import { MARKETS, toUnits, type Market } from './assets.js';
 import type { MatchingEngine } from './engine.js';
 import { nextRandom, type IdSequence } from './ids.js';
+import { big, int, list, str, unbig, type Big } from './snapshot-codec.js';
 
 /** The market maker's internal account id. */
 export const MARKET_MAKER_ACCOUNT = '00000000-0000-4000-8000-00000000a11c';
@@ -25,6 +26,32 @@ export class MarketMaker {
 
   reference(symbol: string): bigint | undefined {
     return this.references.get(symbol);
+  }
+
+  snapshot(ids: IdSequence): MarketMakerSnapshot {
+    return {
+      random: this.random.seed,
+      references: [...this.references].map(([symbol, p]) => [symbol, big(p)]),
+      orders: [...this.orderIds].map(([symbol, orderIds]) => [
+        symbol,
+        orderIds.map((id) => ids.compact(id)),
+      ]),
+    };
+  }
+
+  restore(s: MarketMakerSnapshot, ids: IdSequence): void {
+    this.random.seed = int(s.random);
+    for (const row of list(s.references)) {
+      const [symbol, p] = list(row);
+      this.references.set(str(symbol), unbig(p));
+    }
+    for (const row of list(s.orders)) {
+      const [symbol, orderIds] = list(row);
+      this.orderIds.set(
+        str(symbol),
+        list(orderIds).map((id) => ids.expand(id as number | string)),
+      );
+    }
   }
 
   tick(engine: MatchingEngine, ids: IdSequence, at: number): void {
@@ -70,4 +97,10 @@ export class MarketMaker {
     }
     this.orderIds.set(market.symbol, placed);
   }
+}
+
+export interface MarketMakerSnapshot {
+  random: number;
+  references: [string, Big][];
+  orders: [string, (number | string)[]][];
 }
