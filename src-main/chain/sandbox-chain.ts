@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
+import { sandboxAdminHeaders } from '../exchange';
 import { InputUtxo, type ChainLookup } from './utxo';
 
 const unreadable = (cause?: unknown) =>
@@ -24,6 +25,7 @@ export class SandboxChain implements ChainLookup {
     let body: unknown;
     try {
       const response = await request(url, {
+        headers: sandboxAdminHeaders(url),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });

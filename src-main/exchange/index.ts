@@ -6,3 +6,4 @@ export {
   type SandboxCommand,
 } from './embedded-sandbox';
 export { openSandboxAccount, type SandboxAccount } from './sandbox-accounts';
+export { rememberSandboxAdminToken, sandboxAdminHeaders } from './sandbox-admin';

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
+import { sandboxAdminHeaders } from './sandbox-admin';
 
 /** What `POST /sandbox/accounts` answers: the new account's API key and id. */
 const OpenedAccount = z.object({
@@ -36,7 +37,7 @@ export const openSandboxAccount = async (
   try {
     const response = await request(new URL('/sandbox/accounts', sandboxUrl), {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...sandboxAdminHeaders(sandboxUrl) },
       body: JSON.stringify({
         address: wallet.address,
         operation_key_hash: wallet.operationKeyHash,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { silentLogger } from '../../src-main/app/logger';
-import { startEmbeddedSandbox } from '../../src-main/exchange';
+import { sandboxAdminHeaders, startEmbeddedSandbox } from '../../src-main/exchange';
 
 /**
  * The bundle Electron's main starts (out/main/sandbox.js, run with ELECTRON_RUN_AS_NODE) works on
@@ -18,7 +18,9 @@ test('the built sandbox bundle starts, serves the seed and stops cleanly', async
     logger: silentLogger,
   });
   try {
-    const network = await fetch(`${sandbox.url}/sandbox/network`);
+    const network = await fetch(`${sandbox.url}/sandbox/network`, {
+      headers: sandboxAdminHeaders(sandbox.url),
+    });
     expect(network.status).toBe(200);
     const unauthorized = await fetch(`${sandbox.url}/accounts/balance`);
     expect(unauthorized.status).toBe(401);

@@ -11,6 +11,7 @@ import {
   type WalletWorld,
 } from '../../../fixtures/cardano/wallet-services';
 import { MemorySecretStore } from '../../../../src-main/wallet';
+import { rememberSandboxAdminToken, sandboxAdminHeaders } from '../../../../src-main/exchange';
 
 const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 const TESTNET_VECTOR =
@@ -22,7 +23,8 @@ let world: WalletWorld | null = null;
 
 beforeAll(async () => {
   sandboxDir = await mkdtemp(join(tmpdir(), 'cs-join-'));
-  sandbox = await startSandbox({ dataDir: sandboxDir, marketMaker: false });
+  sandbox = await startSandbox({ dataDir: sandboxDir, marketMaker: false, takers: false });
+  rememberSandboxAdminToken(sandbox.url, sandbox.adminToken);
 });
 afterAll(async () => {
   await sandbox.close();
@@ -61,7 +63,9 @@ describe('joining the embedded sandbox', () => {
 
     // The exchange knows this wallet by its address and will accept only its operation key.
     const account = (await (
-      await fetch(`${sandbox.url}/sandbox/accounts/${joined.exchangeAccountId}`)
+      await fetch(`${sandbox.url}/sandbox/accounts/${joined.exchangeAccountId}`, {
+        headers: sandboxAdminHeaders(sandbox.url),
+      })
     ).json()) as { address: string; operation_key_hash: string };
     expect(account.address).toBe(TESTNET_VECTOR);
     expect(account.operation_key_hash).toBe(wallet.operationKeyHash);
@@ -137,7 +141,8 @@ describe("a wallet's coins on L1", () => {
   let ledgerDir: string;
   beforeEach(async () => {
     ledgerDir = await mkdtemp(join(tmpdir(), 'cs-coins-'));
-    ledger = await startSandbox({ dataDir: ledgerDir, marketMaker: false });
+    ledger = await startSandbox({ dataDir: ledgerDir, marketMaker: false, takers: false });
+    rememberSandboxAdminToken(ledger.url, ledger.adminToken);
     world = await walletWorld('sandbox', new MemorySecretStore(), undefined, ledger.url);
   });
   afterEach(async () => {
@@ -148,7 +153,7 @@ describe("a wallet's coins on L1", () => {
   const faucet = async (address: string) => {
     const response = await fetch(`${ledger.url}/sandbox/faucet`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...sandboxAdminHeaders(ledger.url) },
       body: JSON.stringify({
         address,
         amount: [
