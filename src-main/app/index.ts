@@ -123,7 +123,6 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const attempts = new UnlockAttempts(config.dataDir);
   const sandboxCommand = config.sandbox;
 
-  let session: SessionService | undefined;
   const network = new NetworkService({
     settings: settingsStore,
     emit,
@@ -142,7 +141,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       : {}),
     // API keys are per network: the session that opened this one's key locks.
     onSwitch: async () => {
-      await session?.lock('network-changed');
+      await session.lock('network-changed');
     },
   });
   await network.start();
@@ -154,7 +153,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     runtime: config.runtime,
     network: () => network.current.name,
   });
-  session = new SessionService({
+  const session = new SessionService({
     book,
     secrets,
     attempts,
@@ -162,11 +161,10 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit,
     network: () => network.current.name,
   });
-  const trading_session = session;
-  const apiKey = () => trading_session.apiKey();
+  const apiKey = () => session.apiKey();
   const apiKeyOrNull = () => {
     try {
-      return trading_session.apiKey();
+      return session.apiKey();
     } catch {
       return null;
     }
@@ -199,8 +197,6 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     apiKey,
     saveFile: config.saveFile ?? exportsFolder(config.dataDir),
   });
-  let funds: FundsService | undefined;
-  let feed: AccountFeed | undefined;
   const operations = new OperationsService({
     network,
     signer,
@@ -211,9 +207,9 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     afterChange: (result) => {
       orders.invalidate();
       if (result.txHash && (result.kind === 'deposit' || result.kind === 'withdrawal')) {
-        funds?.submitted(result.operationId, result.txHash);
+        funds.submitted(result.operationId, result.txHash);
       }
-      feed?.refresh();
+      feed.refresh();
     },
   });
   const accountAddresses = new Map<string, string>();
@@ -235,7 +231,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       return address;
     },
   });
-  funds = new FundsService({
+  const funds = new FundsService({
     network,
     book,
     signer,
@@ -244,19 +240,18 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     apiKey,
     walletBalance: () => wallet.balance({}),
   });
-  const fundsService = funds;
   const market = new MarketService({
     network,
     emit,
     logger: config.logger,
     ...(config.pollEveryMs ? { pollEveryMs: config.pollEveryMs } : {}),
   });
-  feed = new AccountFeed({
+  const feed = new AccountFeed({
     network,
     emit,
     logger: config.logger,
     apiKey: apiKeyOrNull,
-    balancesChanged: () => void fundsService.refresh(),
+    balancesChanged: () => void funds.refresh(),
     ordersChanged: () => orders.invalidate(),
     notifyFill: (order) => {
       void settingsStore.read().then((s) => {
@@ -265,10 +260,9 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     },
     ...(config.pollEveryMs ? { pollEveryMs: config.pollEveryMs } : {}),
   });
-  const accountFeed = feed;
   onSession = (status) => {
-    if (status.state === 'unlocked') void accountFeed.restart();
-    else accountFeed.stop();
+    if (status.state === 'unlocked') void feed.restart();
+    else feed.stop();
   };
   const settings = new SettingsService({
     store: settingsStore,
@@ -292,7 +286,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     settings: settingsHandlers(settings),
     market: marketHandlers(market),
     trading: tradingHandlers(trading),
-    funds: fundsHandlers(fundsService),
+    funds: fundsHandlers(funds),
     orders: ordersHandlers(orders),
     operations: operationsHandlers(operations),
   };
@@ -307,15 +301,15 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     network,
     operations,
     trading,
-    funds: fundsService,
+    funds: funds,
     orders,
     signer,
     get sandbox() {
       return network.sandbox;
     },
     dispose: async () => {
-      trading_session.lockNow('shutdown');
-      accountFeed.stop();
+      session.lockNow('shutdown');
+      feed.stop();
       market.unwatch();
       await network.dispose();
     },

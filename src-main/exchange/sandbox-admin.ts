@@ -27,7 +27,10 @@ const OpenedAccount = z.object({
 const AccountInfo = z.object({
   account_id: z.string().uuid(),
   address: z.string().min(1).max(200),
-  operation_key_hash: z.string().regex(/^[0-9a-f]{56}$/).nullable(),
+  operation_key_hash: z
+    .string()
+    .regex(/^[0-9a-f]{56}$/)
+    .nullable(),
   exchange_address: z.string().min(1).max(200),
 });
 

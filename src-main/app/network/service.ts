@@ -13,7 +13,7 @@ import { KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
 import { ExchangeClient, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
 import type { Logger } from '../../log';
 import type { SettingsStore } from '../../store/settings';
-import { realServiceRules, sandboxRules, SandboxNetworkProfile, type ExchangeRules } from './rules';
+import { realServiceRules, sandboxRules, type ExchangeRules } from './rules';
 
 /** Koios's public endpoints: L1 coins on the real networks need no account. */
 const KOIOS = {
@@ -124,7 +124,10 @@ export class Connection {
     this.#closed = true;
     for (const client of this.#clients.values()) void client.close();
     this.#clients.clear();
-    void this.#admin?.then((admin) => admin.close(), () => undefined);
+    void this.#admin?.then(
+      (admin) => admin.close(),
+      () => undefined,
+    );
     const chain = this.#chain as (ChainLookup & { close?: () => Promise<void> }) | undefined;
     void chain?.close?.().catch(() => undefined);
     this.#admin = undefined;

@@ -48,8 +48,7 @@ interface Prepared extends Built {
   id: string;
 }
 
-/** Says what to do after each exchange error code met while submitting. */
-const EXPIRED = 4300;
+/** The exchange's answer to a transaction it already has. */
 const ALREADY_SUBMITTED = 4302;
 
 export interface OperationsDeps {

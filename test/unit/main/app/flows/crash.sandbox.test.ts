@@ -51,7 +51,7 @@ const child = (action: string, killAt = ''): Promise<ChildResult> =>
     proc.once('error', fail);
     proc.once('exit', (code, signal) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
-      let out: Record<string, unknown> = {};
+      let out: Record<string, unknown>;
       try {
         out = line ? (JSON.parse(line) as Record<string, unknown>) : {};
       } catch {
