@@ -61,11 +61,8 @@ const child = (action: string, killAt = ''): Promise<ChildResult> =>
     });
   });
 
-const openOrders = async (): Promise<number> => {
-  const result = await child('count');
-  expect(result.code, result.stderr).toBe(0);
-  return result.out['open'] as number;
-};
+/** Open orders at the exchange after the last run (every run that ends says so). */
+let open = 0;
 
 beforeAll(async () => {
   sandboxDir = await mkdtemp(join(tmpdir(), 'countersign-crash-sandbox-'));
@@ -77,6 +74,7 @@ beforeAll(async () => {
   price = (market * 1.3).toFixed(4);
   const setup = await child('setup');
   expect(setup.code, setup.stderr).toBe(0);
+  open = setup.out['open'] as number;
 }, 120_000);
 
 afterAll(async () => {
