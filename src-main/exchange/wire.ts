@@ -62,10 +62,22 @@ export const unexpectedAnswer = (where: AnswerOf, problem: string): ExchangeErro
     ambiguous: where.ambiguous ?? false,
   });
 
-const describeIssue = (issue: z.core.$ZodIssue, prefix: string): string => {
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+};
+
+const describeIssue = (issue: z.core.$ZodIssue, prefix: string, input: unknown): string => {
   const field = `\`${formatPath(prefix, issue.path)}\``;
-  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
-    return `${field} is missing`;
+  const value = valueAt(input, issue.path);
+  if (value === undefined) return `${field} is missing`;
+  if (issue.code === 'invalid_union') {
+    const shown = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value;
+    return `${field} has an unexpected value (${shown})`;
   }
   const message = issue.message.replace(/^Invalid input: /, '').slice(0, 120);
   return `${field}: ${message}`;
@@ -81,46 +93,78 @@ export const parseAnswer = <S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw unexpectedAnswer(where, issue ? describeIssue(issue, prefix) : 'it is malformed');
+  throw unexpectedAnswer(where, issue ? describeIssue(issue, prefix, value) : 'it is malformed');
 };
 
 // ---------------------------------------------------------------- scalars
+//
+// Each scalar is one transform (not a union plus a refinement): a page of 250 orders holds
+// thousands of them, and decoding it stays within a few milliseconds.
 
-/** A decimal amount sent as a JSON number or a decimal string → exact Money. */
-const Dec = z.union([z.string(), z.number()]).transform((value, ctx): Decimal => {
-  try {
-    return moneyFromWire(typeof value === 'string' ? value.trim() : value);
-  } catch {
-    ctx.addIssue({
-      code: 'custom',
-      message: `not a decimal number (${JSON.stringify(value).slice(0, 40)})`,
-    });
-    return z.NEVER;
+const preview = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+};
+
+/** A scalar read by `read`, which returns the value or, as a string, what is wrong with it. */
+const scalar = <T>(read: (value: unknown) => { ok: T } | string) =>
+  z.unknown().transform((value, ctx): T => {
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'missing' });
+      return z.NEVER;
+    }
+    const out = read(value);
+    if (typeof out === 'string') {
+      ctx.addIssue({ code: 'custom', message: out });
+      return z.NEVER;
+    }
+    return out.ok;
+  });
+
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** A JSON number or a decimal string → exact Money (never negative: amounts, prices, fees). */
+const readDecimal = (value: unknown): { ok: Decimal } | string => {
+  let money: Decimal;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    money = moneyFromWire(value);
+  } else if (typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) {
+    money = new Money(value.trim());
+  } else {
+    return `not a decimal number (${preview(value)})`;
   }
-});
+  return money.isNegative() ? 'must not be negative' : { ok: money };
+};
 
 /** A decimal that may not be negative (quantities, prices, balances, fees). */
-const NonNegative = Dec.refine((m) => !m.isNegative(), 'must not be negative');
+const NonNegative = scalar(readDecimal);
 
-const IntLike = z
-  .union([z.number().int(), z.string().regex(/^-?\d{1,15}$/)])
-  .transform((v) => Number(v));
+const IntLike = scalar((v) =>
+  (typeof v === 'number' && Number.isInteger(v)) ||
+  (typeof v === 'string' && /^-?\d{1,15}$/.test(v))
+    ? { ok: Number(v) }
+    : `not a whole number (${preview(v)})`,
+);
+
+const ISO_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
 
 /** A timestamp as ISO 8601 text or Unix seconds (milliseconds above 10^11) → ISO 8601 UTC. */
-const Time = z.union([z.string(), z.number()]).transform((value, ctx): string => {
-  const numeric = typeof value === 'number' || /^\d+(\.\d+)?$/.test(value.trim());
-  let ms: number;
-  if (numeric) {
+const Time = scalar((value) => {
+  if (typeof value === 'string') {
+    const iso = ISO_UTC.exec(value);
+    if (iso && Number.isFinite(Date.parse(value))) {
+      return { ok: `${iso[1]}.${(iso[2] ?? '').slice(0, 3).padEnd(3, '0')}Z` };
+    }
+  }
+  let ms = Number.NaN;
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value))) {
     const n = Number(value);
     ms = n > 1e11 ? n : n * 1000;
-  } else {
+  } else if (typeof value === 'string') {
     ms = Date.parse(value);
   }
-  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) {
-    ctx.addIssue({ code: 'custom', message: `not a time (${JSON.stringify(value).slice(0, 40)})` });
-    return z.NEVER;
-  }
-  return new Date(ms).toISOString();
+  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) return `not a time (${preview(value)})`;
+  return { ok: new Date(ms).toISOString() };
 });
 
 const Id = z.string().min(1).max(100);
@@ -138,23 +182,38 @@ const snake = (text: string) =>
     .replace(/[\s-]+/g, '_')
     .toLowerCase();
 
-const STATUS_ALIASES: Readonly<Record<string, string>> = {
+/** One of a set of names, written in any case or style (`BUY`, `partiallyFilled`). */
+const named = <T extends string>(
+  values: readonly T[],
+  aliases: Readonly<Record<string, T>> = {},
+) => {
+  const known = new Set<string>(values);
+  return scalar((value): { ok: T } | string => {
+    if (typeof value !== 'string') return `not one of ${values.join(', ')}`;
+    if (known.has(value)) return { ok: value as T };
+    const s = snake(value);
+    if (known.has(s)) return { ok: s as T };
+    const alias = aliases[s];
+    return alias
+      ? { ok: alias }
+      : `“${preview(value).slice(1, -1)}” is not one of ${values.join(', ')}`;
+  });
+};
+
+const SideW = named(Side.options);
+const TypeW = named(OrderType.options);
+const RoleW = named(Role.options);
+const StatusW = named(OrderStatus.options, {
   canceled: 'cancelled',
   partially_canceled: 'partially_cancelled',
   filled: 'fully_filled',
-};
-
-const SideW = z.string().transform(snake).pipe(Side);
-const TypeW = z.string().transform(snake).pipe(OrderType);
-const RoleW = z.string().transform(snake).pipe(Role);
-const StatusW = z
-  .string()
-  .transform((s) => STATUS_ALIASES[snake(s)] ?? snake(s))
-  .pipe(OrderStatus);
-const SymbolW = z
-  .string()
-  .transform((s) => s.trim().toUpperCase())
-  .pipe(MarketSymbol);
+});
+const SymbolW = scalar((value) => {
+  const symbol = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return MarketSymbol.safeParse(symbol).success
+    ? { ok: symbol }
+    : `not a market such as ADAUSDM (${preview(value)})`;
+});
 
 // ---------------------------------------------------------------- order records
 
