@@ -311,6 +311,7 @@ export class WalletService {
     const wallet = await this.deps.book.get(request.walletId);
     const network = this.deps.network();
     const apiKey = request.apiKey.trim();
+    checkApiKeyShape(network, apiKey);
     await this.deps.attempts.guard(() =>
       this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password),
     );
@@ -448,3 +449,19 @@ export class WalletService {
     return this.#summaryOf(wallet.id);
   }
 }
+
+/** The real service's API keys: 32 hexadecimal characters (its dashboard shows them so). */
+const REAL_API_KEY = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * Refuses a key that cannot be one of the real service's before anything is sealed, so a
+ * mistyped or truncated paste is caught here and not as a refusal on the first order.
+ */
+const checkApiKeyShape = (network: string, apiKey: string): void => {
+  if ((network === 'staging' || network === 'production') && !REAL_API_KEY.test(apiKey)) {
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `That is not a ${NETWORK_LABELS[network]} API key: it must be exactly 32 characters of 0-9 and a-f (you entered ${apiKey.length}). Copy it again from the exchange's API key page; nothing was saved.`,
+    );
+  }
+};
