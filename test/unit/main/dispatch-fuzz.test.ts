@@ -59,7 +59,7 @@ const newWorld = async (): Promise<World> => {
     version: 'test',
     dataDir,
     runtime: 'harness',
-    network: 'sandbox',
+    network: { name: 'sandbox' },
     logger,
     send: () => undefined,
     secretStore: new MemorySecretStore(),

@@ -120,7 +120,7 @@ describe('kill -9 during a storm of wallet and settings writes', () => {
         version: 'test',
         dataDir,
         runtime: 'harness',
-        network: 'sandbox',
+        network: { name: 'sandbox' },
         logger: silentLogger,
         send: () => undefined,
         secretStore: new KeychainSecretStore(service),

@@ -23,7 +23,7 @@ const services = await createAppServices({
   version: 'test',
   dataDir,
   runtime: 'harness',
-  network: 'sandbox',
+  network: { name: 'sandbox' },
   logger: {
     info: () => undefined,
     warn: () => undefined,

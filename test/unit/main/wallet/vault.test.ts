@@ -108,7 +108,7 @@ describe('the cost the app uses', () => {
       version: 'test',
       dataDir,
       runtime: 'harness',
-      network: 'sandbox',
+      network: { name: 'sandbox' },
       logger: silentLogger,
       send: () => undefined,
       secretStore: appStore,

@@ -188,7 +188,7 @@ const runStorm = async (mix: Record<Kind, number>, seed: number): Promise<Storm>
     version: 'test',
     dataDir,
     runtime: 'harness' as const,
-    network: 'sandbox' as const,
+    network: { name: 'sandbox' as const },
     logger,
     send: () => undefined,
     secretStore: store,
