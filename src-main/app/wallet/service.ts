@@ -488,26 +488,29 @@ export class WalletService {
   }): Promise<WalletSummary> {
     await cryptoIsReady();
     const wallet = await this.deps.book.get(request.walletId);
-    const raw = await decryptExchangeOperationKey(
-      request.encryptedOperationKey,
-      request.tradingPassword,
-    );
-    const key = new SigningKey(Buffer.from(raw));
-    try {
-      if (key.keyHash !== request.operationKeyHash.toLowerCase()) {
-        throw new AppError(
-          ErrorCode.VaultCorrupted,
-          'The operation key from the exchange does not match the key hash it states. Nothing was changed; contact the exchange.',
-        );
-      }
-      await this.deps.attempts.guard(() =>
-        this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw),
+    // Both passwords are checked in one turn of the throttle, counted before: a wrong trading
+    // password costs a guess like a wrong spending password, and a right one cannot clear the
+    // count of wrong spending passwords.
+    await this.deps.attempts.guard(async () => {
+      const raw = await decryptExchangeOperationKey(
+        request.encryptedOperationKey,
+        request.tradingPassword,
       );
-      await this.deps.book.replaceOperationKeyHash(wallet.id, key.keyHash);
-    } finally {
-      raw.fill(0);
-      key.wipe();
-    }
+      const key = new SigningKey(Buffer.from(raw));
+      try {
+        if (key.keyHash !== request.operationKeyHash.toLowerCase()) {
+          throw new AppError(
+            ErrorCode.VaultCorrupted,
+            'The operation key from the exchange does not match the key hash it states. Nothing was changed; contact the exchange.',
+          );
+        }
+        await this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw);
+        await this.deps.book.replaceOperationKeyHash(wallet.id, key.keyHash);
+      } finally {
+        raw.fill(0);
+        key.wipe();
+      }
+    });
     await this.deps.session.walletChanged();
     return this.#summaryOf(wallet.id);
   }

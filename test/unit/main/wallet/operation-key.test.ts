@@ -120,6 +120,49 @@ describe('operation key', () => {
     expect(world.session.withOperationKey((k) => k.keyHash)).toBe(expectedHash);
     await world.cleanup();
   });
+  it('counts a wrong trading password like a wrong spending password, in parallel too', async () => {
+    const world = await walletWorld();
+    const wallet = await world.wallet.restore({
+      name: 'Main',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    const { xprv, expectedHash } = newXprv();
+    const request = {
+      walletId: wallet.id,
+      encryptedOperationKey: exchangeBlob(xprv, 'trading pw', true),
+      operationKeyHash: expectedHash,
+      spendingPassword: STRONG_PASSWORD,
+    };
+    // Wrong spending passwords, then a right trading password with a wrong spending one: the
+    // right trading password does not give the spent guesses back.
+    for (let i = 0; i < 3; i++) {
+      expect(await codeOf(world.session.unlock(`wrong ${i}`))).toBe(ErrorCode.WrongPassword);
+    }
+    expect(
+      await codeOf(
+        world.wallet.importExchangeOperationKey({
+          ...request,
+          tradingPassword: 'trading pw',
+          spendingPassword: 'wrong spending',
+        }),
+      ),
+    ).toBe(ErrorCode.WrongPassword);
+    // Ten wrong trading passwords at once: the fifth guess is the last free one, the
+    // other nine are refused.
+    const codes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        codeOf(
+          world.wallet.importExchangeOperationKey({ ...request, tradingPassword: `guess ${i}` }),
+        ),
+      ),
+    );
+    expect(codes.filter((c) => c === ErrorCode.WrongPassword)).toHaveLength(1);
+    expect(codes.filter((c) => c === ErrorCode.TooManyAttempts)).toHaveLength(9);
+    // And the spending password now waits too: the count is one, whatever was guessed.
+    expect(await codeOf(world.session.unlock(STRONG_PASSWORD))).toBe(ErrorCode.TooManyAttempts);
+    await world.cleanup();
+  });
 });
 
 describe('signing key in memory', () => {
