@@ -81,10 +81,22 @@ const syncFolder = async (dir: string): Promise<void> => {
   }
 };
 
+export interface WriteOptions {
+  /**
+   * The folder is the app's own (the default): created 0700 if missing, tightened to 0700 if
+   * not. False for a place the trader chose (a save dialog): that folder is left as it is.
+   */
+  ownFolder?: boolean;
+}
+
 /** The write itself; the caller holds the file's turn. */
-const writeUnlocked = async (path: string, data: string | Uint8Array): Promise<void> => {
+const writeUnlocked = async (
+  path: string,
+  data: string | Uint8Array,
+  { ownFolder = true }: WriteOptions = {},
+): Promise<void> => {
   const dir = dirname(path);
-  await ensurePrivateDir(dir);
+  if (ownFolder) await ensurePrivateDir(dir);
   const tmp = tempNameOf(path);
   try {
     // 'wx': a temporary name is never shared, even by a leftover of an earlier run.
@@ -107,8 +119,21 @@ const writeUnlocked = async (path: string, data: string | Uint8Array): Promise<v
  * Writes a file so that a crash at any moment leaves either the old or the new content, never a
  * torn one. Waits for the file's turn.
  */
-export const writeFileAtomic = (path: string, data: string | Uint8Array): Promise<void> =>
-  withFileLock(path, () => writeUnlocked(path, data));
+export const writeFileAtomic = (
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> => withFileLock(path, () => writeUnlocked(path, data, options));
+
+/**
+ * Removes a data file in its turn (never while it is being written), and makes the removal
+ * durable. A file that is not there is not an error.
+ */
+export const removeFile = (path: string): Promise<void> =>
+  withFileLock(path, async () => {
+    await rm(path, { force: true });
+    await syncFolder(dirname(path));
+  });
 
 const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 

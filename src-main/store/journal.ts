@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from './atomic-file';
+import { loadJsonFile, removeFile, writeJsonFile, type Damage } from './atomic-file';
 
 /**
  * The pending-operation journal: a signed transaction is written here (atomically: write, fsync,
@@ -35,6 +35,7 @@ const folderOf = (network: string): string =>
 
 export class OperationJournal {
   readonly #root: string;
+  readonly #damaged: Damage[] = [];
 
   constructor(dataDir: string) {
     this.#root = join(dataDir, 'journal');
@@ -61,10 +62,27 @@ export class OperationJournal {
 
   /** The exchange has it (or it was discarded): it leaves the journal. */
   async remove(entry: { network: string; id: string }): Promise<void> {
-    await rm(this.#file(entry), { force: true });
+    await removeFile(this.#file(entry));
   }
 
-  /** Every entry of a network, oldest first. A damaged entry is kept aside, never submitted. */
+  /**
+   * What was set aside during this run, in plain words (no paths), or null. A damaged entry is
+   * never submitted: the trader is told to check the exchange instead.
+   */
+  notice(): string | null {
+    const count = this.#damaged.length;
+    if (count === 0) return null;
+    const names = this.#damaged.map((d) => d.movedTo).join(', ');
+    const what = count === 1 ? 'A signed operation' : `${count} signed operations`;
+    const it = count === 1 ? 'it' : 'them';
+    return (
+      `${what} waiting to be sent could not be read (${this.#damaged[0]?.reason ?? 'damaged'}), ` +
+      `so Countersign set ${it} aside in its journal folder as ${names} and will not send ${it}. ` +
+      'Check your orders and funds on the exchange, and place again anything that is missing.'
+    );
+  }
+
+  /** Every entry of a network, oldest first. A damaged entry is moved aside, never submitted. */
   async list(network: string): Promise<JournalEntry[]> {
     const dir = this.#dir(network);
     let names: string[];
@@ -76,11 +94,9 @@ export class OperationJournal {
     }
     const entries: JournalEntry[] = [];
     for (const name of names.filter((n) => n.endsWith('.json'))) {
-      const read = await readJsonFile(join(dir, name), JournalEntry);
+      const read = await loadJsonFile(join(dir, name), JournalEntry);
       if (read.kind === 'ok' && read.value.network === network) entries.push(read.value);
-      else if (read.kind === 'invalid') {
-        await rename(join(dir, name), join(dir, `${name}.damaged`)).catch(() => undefined);
-      }
+      else if (read.kind === 'damaged') this.#damaged.push(read.damage);
     }
     return entries.sort((a, b) => a.signedAt.localeCompare(b.signedAt));
   }

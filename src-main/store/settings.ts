@@ -1,10 +1,9 @@
-import { rename } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { Settings } from '../../src-shared/contract/settings';
 import { DEFAULT_AUTO_LOCK } from '../../src-shared/contract/session';
 import { DEFAULT_NETWORK, type NetworkChoice } from '../../src-shared/network';
-import { readJsonFile, writeJsonFile } from './atomic-file';
+import { loadJsonFile, updateJsonFile, type Damage } from './atomic-file';
 
 /** What a new install starts with: the embedded sandbox, orders confirmed only off the sandbox. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -25,62 +24,83 @@ export interface SettingsProblem {
   message: string;
 }
 
+type Stored = Omit<Settings, 'autoLock'>;
+
 /**
- * The trader's settings on disk (`<dataDir>/settings.json`), written atomically. Reads are
- * cached; writes go one at a time, so two changes at once both land. A damaged file is moved
- * aside and reported, never silently reset.
+ * The trader's settings on disk (`<dataDir>/settings.json`), through the app's one data-file
+ * code (`atomic-file.ts`): one writer at a time per file, random temporary names, fsync, and a
+ * damaged file moved aside in the file's turn and reported, never silently reset. Reads are
+ * cached; each change is applied to the content of the file in its turn, so changes made at
+ * once all land, as if taken one after another.
  */
 export class SettingsStore {
   readonly #path: string;
-  #current: Omit<Settings, 'autoLock'> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  #current: Stored | undefined;
+  #loading: Promise<Stored> | undefined;
   #problem: SettingsProblem | null = null;
 
   constructor(
     dataDir: string,
     /** The network of a new install (the embedded sandbox, unless a test says otherwise). */
     private readonly defaultNetwork: NetworkChoice = DEFAULT_NETWORK,
-    private readonly now: () => number = () => Date.now(),
   ) {
     this.#path = join(dataDir, 'settings.json');
   }
 
-  /** Set when the file on disk was damaged at start and moved aside. */
+  /** Set when the file on disk was found damaged (and moved aside) during this run. */
   get problem(): SettingsProblem | null {
     return this.#problem;
   }
 
-  async read(): Promise<Omit<Settings, 'autoLock'>> {
-    if (this.#current) return this.#current;
-    const read = await readJsonFile(this.#path, SettingsFile);
-    if (read.kind === 'ok') {
-      const { version: _version, ...settings } = read.value;
-      this.#current = settings;
-    } else {
-      if (read.kind === 'invalid') {
-        const aside = `${this.#path}.damaged-${this.now()}`;
-        await rename(this.#path, aside);
-        this.#problem = {
-          message: `Your settings file was damaged (${read.reason}), so Countersign started with its default settings. The old file was kept as ${basename(aside)}.`,
-        };
-      }
-      const { autoLock: _autoLock, ...defaults } = DEFAULT_SETTINGS;
-      this.#current = { ...defaults, network: this.defaultNetwork };
-    }
-    return this.#current;
+  #defaults(): Stored {
+    const { autoLock: _autoLock, ...defaults } = DEFAULT_SETTINGS;
+    return { ...defaults, network: this.defaultNetwork };
   }
 
-  /** Applies `change` to the latest settings and writes them; changes queue one behind another. */
-  update(
-    change: (current: Omit<Settings, 'autoLock'>) => Omit<Settings, 'autoLock'>,
-  ): Promise<Omit<Settings, 'autoLock'>> {
-    const next = this.#queue.then(async () => {
-      const updated = change(await this.read());
-      await writeJsonFile(this.#path, { version: 1, ...updated });
-      this.#current = updated;
-      return updated;
+  #damaged(damage: Damage): void {
+    this.#problem = {
+      message:
+        `Your settings file (${damage.file}) could not be read (${damage.reason}), so Countersign ` +
+        `started with its default settings. The old file was kept as ${damage.movedTo}; choose ` +
+        'your settings again in Settings.',
+    };
+  }
+
+  async read(): Promise<Stored> {
+    if (this.#current) return this.#current;
+    this.#loading ??= loadJsonFile(this.#path, SettingsFile).then((read) => {
+      if (read.kind === 'damaged') this.#damaged(read.damage);
+      if (read.kind !== 'ok') return this.#defaults();
+      const { version: _version, ...settings } = read.value;
+      return settings;
     });
-    this.#queue = next.catch(() => undefined);
-    return next;
+    try {
+      const loaded = await this.#loading;
+      this.#current ??= loaded;
+      return this.#current;
+    } finally {
+      this.#loading = undefined;
+    }
+  }
+
+  /** Applies `change` to the settings in the file's turn and writes them; changes never overlap. */
+  async update(change: (current: Stored) => Stored): Promise<Stored> {
+    await this.read();
+    const written = await updateJsonFile(
+      this.#path,
+      SettingsFile,
+      (current, damage) => {
+        if (damage) this.#damaged(damage);
+        const base = current ? withoutVersion(current) : (this.#current ?? this.#defaults());
+        return { version: 1 as const, ...change(base) };
+      },
+      { committed: (next) => (this.#current = withoutVersion(next)) },
+    );
+    return withoutVersion(written);
   }
 }
+
+const withoutVersion = ({
+  version: _version,
+  ...settings
+}: z.output<typeof SettingsFile>): Stored => settings;

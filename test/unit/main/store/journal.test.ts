@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withFileLock } from '../../../../src-main/store/atomic-file';
 import { OperationJournal, type JournalEntry } from '../../../../src-main/store/journal';
 
 let dir: string;
@@ -48,9 +49,46 @@ describe('the pending-operation journal', () => {
     await journal.record(entry());
     const [folder] = await readdir(join(dir, 'journal'));
     await writeFile(join(dir, 'journal', folder ?? '', `${entry().id}.json`), '{"id": tor');
+    expect(journal.notice()).toBeNull();
     expect(await journal.list('sandbox')).toEqual([]);
-    expect(await readdir(join(dir, 'journal', folder ?? ''))).toEqual([
-      `${entry().id}.json.damaged`,
-    ]);
+    const names = await readdir(join(dir, 'journal', folder ?? ''));
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(new RegExp(`^${entry().id}\\.json\\.damaged-`));
+    // Said in words, with the name it was kept under and never a path.
+    expect(journal.notice()).toContain(`as ${names[0]} and will not send it`);
+    expect(journal.notice()).not.toContain(dir);
+  });
+
+  it('takes turns with the file: a removal waits for a write in progress, and both are durable', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(entry());
+    const [folder] = await readdir(join(dir, 'journal'));
+    const path = join(dir, 'journal', folder ?? '', `${entry().id}.json`);
+    let release!: () => void;
+    const held = withFileLock(path, () => new Promise<void>((r) => (release = r)));
+    let removed = false;
+    const removal = journal.remove(entry()).then(() => (removed = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(removed).toBe(false);
+    release();
+    await Promise.all([held, removal]);
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([]);
+  });
+
+  it('writes each entry privately: file 0600, folders 0700, no temporary file left', async () => {
+    const journal = new OperationJournal(dir);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        journal.record(
+          entry({ submitStartedAt: `2026-11-23T10:00:${String(i).padStart(2, '0')}.000Z` }),
+        ),
+      ),
+    );
+    const [folder] = await readdir(join(dir, 'journal'));
+    const inside = join(dir, 'journal', folder ?? '');
+    expect(await readdir(inside)).toEqual([`${entry().id}.json`]);
+    expect((await stat(join(inside, `${entry().id}.json`))).mode & 0o777).toBe(0o600);
+    expect((await stat(inside)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, 'journal'))).mode & 0o777).toBe(0o700);
   });
 });
