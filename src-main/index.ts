@@ -7,11 +7,11 @@ import {
   powerMonitor,
   session,
 } from 'electron';
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from './app';
 import { consoleLogger } from './log';
+import { writeFileAtomic } from './store/atomic-file';
 import { bindIpc, eventEmitter } from './ipc';
 import {
   appOrigin,
@@ -85,7 +85,8 @@ export const main = (): void => {
           ? await dialog.showSaveDialog(window, options)
           : await dialog.showSaveDialog(options);
         if (choice.canceled || !choice.filePath) return null;
-        await writeFile(choice.filePath, content, { mode: 0o600 });
+        // Whole or not at all, even if the app is stopped mid-write; the folder is the trader's.
+        await writeFileAtomic(choice.filePath, content, { ownFolder: false });
         return { fileName: basename(choice.filePath) };
       },
       // Fills are announced on the desktop only while the trader is looking elsewhere.

@@ -1,14 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
 import type { SessionStatus } from '../../src-shared/contract';
 import { serialize } from '../../src-shared/domain/amount';
 import type { Order } from '../../src-shared/domain';
+import { AppError, ErrorCode } from '../../src-shared/errors';
 import { DEFAULT_NETWORK, networkIdOf, type NetworkChoice } from '../../src-shared/network';
 import { createDispatcher, type Dispatch } from '../dispatch';
 import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
 import type { Logger } from '../log';
 import { TransactionSigner } from '../signing';
+import { writeFileAtomic } from '../store/atomic-file';
 import { OperationJournal } from '../store/journal';
 import { SettingsStore } from '../store/settings';
 import {
@@ -90,9 +91,7 @@ export interface AppServices {
 const exportsFolder =
   (dataDir: string): SaveFile =>
   async (name, content) => {
-    const folder = join(dataDir, 'exports');
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    await writeFile(join(folder, name), content, { mode: 0o600 });
+    await writeFileAtomic(join(dataDir, 'exports', name), content);
     return { fileName: name };
   };
 
@@ -121,6 +120,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     config.vaultCost,
   );
   const attempts = new UnlockAttempts(config.dataDir);
+  const journal = new OperationJournal(config.dataDir);
   const sandboxCommand = config.sandbox;
 
   const network = new NetworkService({
@@ -160,6 +160,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     settings: new SessionSettings(config.dataDir),
     emit,
     network: () => network.current.name,
+    notices: () => [settingsStore.problem?.message ?? null, journal.notice()],
   });
   const apiKey = () => session.apiKey();
   const apiKeyOrNull = () => {
@@ -191,7 +192,6 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   });
 
   const signer = new TransactionSigner({ book, secrets, session, attempts });
-  const journal = new OperationJournal(config.dataDir);
   const orders = new OrdersService({
     network,
     apiKey,
@@ -272,7 +272,12 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit,
     checkPassword: async (password) => {
       const active = await book.active();
-      if (!active) throw new Error('no wallet');
+      if (!active) {
+        throw new AppError(
+          ErrorCode.WalletNotFound,
+          'There is no wallet on this computer to check the spending password with. Add or restore a wallet first.',
+        );
+      }
       await attempts.guard(async () =>
         (await secrets.openOperationKey(active.id, password)).wipe(),
       );

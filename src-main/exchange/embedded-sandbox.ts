@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
 import type { Logger } from '../log';
+import { ensurePrivateDir } from '../store/atomic-file';
 
 /** How to run the sandbox program: Electron runs its bundled file, the harness runs the source. */
 export interface SandboxCommand {
@@ -70,7 +70,8 @@ const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
 export const startEmbeddedSandbox = async (
   options: EmbeddedSandboxOptions,
 ): Promise<EmbeddedSandbox> => {
-  await mkdir(options.dataDir, { recursive: true });
+  // The sandbox's journal and keys are the trader's alone: its folder is private (0700).
+  await ensurePrivateDir(options.dataDir);
   // stdin stays an open pipe: when this process dies, even by kill -9, it closes and the sandbox
   // stops itself (--exit-with-parent).
   const child = spawn(

@@ -19,6 +19,8 @@ export interface SessionDeps {
   emit: EmitEvent;
   /** The exchange the app talks to: its API key is opened with the trading key. */
   network: () => NetworkName;
+  /** What the app's other data files (settings, journal) had to repair, in plain words. */
+  notices?: () => Array<string | null>;
 }
 
 /**
@@ -52,6 +54,7 @@ export class SessionService {
       this.deps.book.notice(),
       this.deps.settings.notice(),
       this.deps.attempts.notice(),
+      ...(this.deps.notices?.() ?? []),
     ].filter((n): n is string => n !== null);
   }
 
