@@ -193,7 +193,8 @@ const named = <T extends string>(
     if (known.has(value)) return { ok: value as T };
     const s = snake(value);
     if (known.has(s)) return { ok: s as T };
-    const alias = aliases[s];
+    // Own names only: a value such as `constructor` must not find Object's.
+    const alias = Object.hasOwn(aliases, s) ? aliases[s] : undefined;
     return alias
       ? { ok: alias }
       : `“${preview(value).slice(1, -1)}” is not one of ${values.join(', ')}`;
@@ -743,7 +744,7 @@ export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent
   if (subType === 'balance' || subType === 'balances') {
     return { kind: 'balances', balances: decodeBalances(body, where) };
   }
-  const kind = ORDER_SUBTYPES[subType];
+  const kind = Object.hasOwn(ORDER_SUBTYPES, subType) ? ORDER_SUBTYPES[subType] : undefined;
   if (!kind) return null;
   const page = decodeOrderPage(body, where, { page: 1, limit: 250 });
   return { kind, orders: page.orders };

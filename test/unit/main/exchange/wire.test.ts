@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Order, serialize, type Order as OrderT } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
 import { ExchangeClient, ExchangeError } from '../../../../src-main/exchange';
+import { decodeAccountEvent } from '../../../../src-main/exchange/wire';
 import { json, startFakeServer, type FakeServer } from '../../../fixtures/exchange/fake-server';
 import {
   balanceEntries,
@@ -197,6 +198,20 @@ describe('one order record, either field set, any wrapper', () => {
     expect(order.status).toBe('partially_filled');
     expect(order.side).toBe('buy');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses a prototype name where a status, side or kind is expected', async () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      for (const field of ['status', 'side', 'type']) {
+        answers['GET /account/order'] = { ...seedRecord(), [field]: word };
+        const error = await client.order(ORDER_ID).catch((e: unknown) => e);
+        expect(error, `${field}=${word}`).toBeInstanceOf(ExchangeError);
+        expect((error as ExchangeError).message).toMatch(new RegExp(`\`${field}\``));
+      }
+      expect(
+        decodeAccountEvent({ sub_type: word }, { endpoint: 'stream', action: 'test' }),
+      ).toBeNull();
+    }
   });
 
   it('names the field and the endpoint when one is wrong or missing', async () => {
