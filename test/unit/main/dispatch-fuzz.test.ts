@@ -99,7 +99,7 @@ const baseOf = (channel: string, world: World): unknown => {
 };
 
 const findings: Finding[] = [];
-const tally: Tally = { requests: 0, internal: 0, wrongAnswers: 0, channels: 0 };
+const tally: Tally = { requests: 0, ok: 0, reached: [], internal: 0, wrongAnswers: 0, channels: 0 };
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 beforeAll(async () => {
