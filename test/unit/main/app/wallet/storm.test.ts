@@ -25,7 +25,7 @@ import type { Result } from '../../../../../src-shared/result';
 import { STRONG_PASSWORD, TEST_VAULT_COST } from '../../../../fixtures/cardano/wallet-services';
 
 /**
- * 100 concurrent mixed operations against the session and wallet services, through the real
+ * 100 concurrent mixed operations against the session, wallet and settings services, through the real
  * composition and dispatcher, from every entry point that takes the spending password. Every
  * password check (each opening of a sealed key) is recorded in the order it ran, with the
  * operation it belongs to, so the schedule can be replayed against what really happened.
@@ -81,6 +81,7 @@ type Kind =
   | 'rename'
   | 'select'
   | 'autolock'
+  | 'settings'
   | 'status'
   | 'list'
   | 'addresses'
@@ -103,9 +104,10 @@ const ATTACK: Record<Kind, number> = {
   rename: 12,
   select: 6,
   autolock: 8,
-  status: 5,
-  list: 5,
-  addresses: 3,
+  settings: 6,
+  status: 3,
+  list: 3,
+  addresses: 1,
   lock: 3,
   touch: 2,
 };
@@ -126,8 +128,9 @@ const BUSY: Record<Kind, number> = {
   rename: 14,
   select: 8,
   autolock: 10,
-  status: 8,
-  list: 8,
+  settings: 8,
+  status: 4,
+  list: 4,
   addresses: 4,
   lock: 4,
   touch: 4,
@@ -321,6 +324,17 @@ const runStorm = async (mix: Record<Kind, number>, seed: number): Promise<Storm>
       const value = pick([1, 5, 15, 60] as const);
       return { value, run: () => call('session:setAutoLock', { autoLock: value }) };
     },
+    // Each changes one part of the settings file: a change that overwrote another part with
+    // what it read before would show as a lost write.
+    settings: (n) => {
+      const change =
+        n % 3 === 0
+          ? { theme: n % 2 ? 'dark' : 'light' }
+          : n % 3 === 1
+            ? { limits: { maxOrderValue: null, maxOpenOrders: n + 1 } }
+            : { notifyFills: false };
+      return { value: JSON.stringify(change), run: () => call('settings:update', change) };
+    },
     status: () => ({ run: () => call('session:status') }),
     list: () => ({ run: () => call('wallet:list') }),
     addresses: () => ({ run: () => call('wallet:addresses', { walletId: pick(ids) }) }),
@@ -433,6 +447,9 @@ describe.each([
     const status = valueOf<{ autoLock: unknown; notices: string[] }>(
       await restarted.dispatch('session:status', undefined),
     );
+    const settings = valueOf<Record<string, unknown>>(
+      await restarted.dispatch('settings:get', undefined),
+    );
     await restarted.dispose();
     const byId = new Map(list.wallets.map((w) => [w.id, w]));
     const names = new Set(list.wallets.map((w) => w.name));
@@ -474,6 +491,17 @@ describe.each([
     }
     const autoLocks = acknowledged('autolock').map((op) => op.value);
     if (autoLocks.length && !autoLocks.includes(status.autoLock as number)) lost.push('auto-lock');
+    // Each part of the settings holds one of the values acknowledged for it.
+    const changes = acknowledged('settings').map(
+      (op) => JSON.parse(String(op.value)) as Record<string, unknown>,
+    );
+    for (const part of ['theme', 'limits', 'notifyFills']) {
+      const values = changes.filter((c) => part in c).map((c) => JSON.stringify(c[part]));
+      if (values.length && !values.includes(JSON.stringify(settings[part]))) {
+        lost.push(`settings ${part}`);
+      }
+    }
+    expect(changes.length).toBeGreaterThan(0);
     // Every keychain entry belongs to a listed wallet; every listed wallet has its keys.
     const orphans = [...storm.store.entries.keys()].filter(
       (entry) => !byId.has(entry.split('/')[1] ?? ''),
