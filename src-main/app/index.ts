@@ -122,6 +122,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const attempts = new UnlockAttempts(config.dataDir);
   const journal = new OperationJournal(config.dataDir);
   const sandboxCommand = config.sandbox;
+  let sandboxNotice: string | null = null;
 
   const network = new NetworkService({
     settings: settingsStore,
@@ -136,6 +137,10 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
                   ...sandboxCommand,
                   dataDir: join(config.dataDir, 'sandbox'),
                   logger: config.logger,
+                }).then((started) => {
+                  // Its data was damaged and it started afresh: the trader is told.
+                  sandboxNotice = started.notice ?? null;
+                  return started;
                 }),
         }
       : {}),
@@ -160,7 +165,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     settings: new SessionSettings(config.dataDir),
     emit,
     network: () => network.current.name,
-    notices: () => [settingsStore.problem?.message ?? null, journal.notice()],
+    notices: () => [settingsStore.problem?.message ?? null, journal.notice(), sandboxNotice],
   });
   const apiKey = () => session.apiKey();
   const apiKeyOrNull = () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
 import type { Logger } from '../log';
 import { ensurePrivateDir } from '../store/atomic-file';
+import { quoteServerText } from './errors';
 
 /** How to run the sandbox program: Electron runs its bundled file, the harness runs the source. */
 export interface SandboxCommand {
@@ -48,7 +49,7 @@ const Announcement = z.object({
 const notStarted = (detail: string) =>
   new AppError(
     ErrorCode.Network,
-    `The built-in practice exchange did not start (${detail}). Restart Countersign; if it keeps ` +
+    `The built-in practice exchange did not start (${quoteServerText(detail)}). Restart Countersign; if it keeps ` +
       'failing, choose another network in Settings.',
   );
 
@@ -132,7 +133,9 @@ export const startEmbeddedSandbox = async (
     options.onExit?.(code, signal);
   });
   child.stdout?.resume();
-  const { url, adminToken, notice } = announced;
+  const { url, adminToken } = announced;
+  // Shown to the trader: in words, with no file path in it.
+  const notice = announced.notice ? quoteServerText(announced.notice, 2000) : undefined;
   options.logger.info(`embedded sandbox listening on ${url}`);
   if (notice) options.logger.warn(notice);
 

@@ -274,7 +274,7 @@ export const capitalise = (text: string): string => text.charAt(0).toUpperCase()
  * Text from a server, made safe to show: printable, one line, short, with no web address or
  * absolute file path in it (a hostile or leaky server must not put those in front of a trader).
  */
-export const quoteServerText = (text: string): string => {
+export const quoteServerText = (text: string, max = MAX_QUOTED): string => {
   const cleaned = text
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
@@ -283,7 +283,7 @@ export const quoteServerText = (text: string): string => {
     .replace(/(^|[\s("'=])\/(?:[^\s/"')]+\/)+[^\s"')]*/g, '$1[path]')
     .replace(/\s+/g, ' ')
     .trim();
-  return cleaned.length > MAX_QUOTED ? `${cleaned.slice(0, MAX_QUOTED - 1)}…` : cleaned;
+  return cleaned.length > max ? `${cleaned.slice(0, max - 1)}…` : cleaned;
 };
 
 /** The error for an `{error, code}` body. */

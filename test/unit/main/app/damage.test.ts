@@ -7,6 +7,7 @@ import { silentLogger } from '../../../../src-main/log';
 import { MemorySecretStore } from '../../../../src-main/wallet';
 import type { SessionStatus, Settings } from '../../../../src-shared/contract';
 import { TEST_VAULT_COST } from '../../../fixtures/cardano/wallet-services';
+import { sourceSandboxCommand } from '../../../harness/sandbox-command';
 
 let dataDir = '';
 beforeEach(async () => {
@@ -63,4 +64,47 @@ describe('damaged data files of the app', () => {
       await again.dispose();
     }
   });
+
+  it('a damaged practice exchange starts afresh, and the trader is told without a path', async () => {
+    const withSandbox = () =>
+      createAppServices({
+        name: 'Countersign',
+        version: 'test',
+        dataDir,
+        runtime: 'harness',
+        network: { name: 'sandbox' },
+        logger: silentLogger,
+        send: () => undefined,
+        secretStore: new MemorySecretStore(),
+        vaultCost: TEST_VAULT_COST,
+        sandbox: {
+          ...sourceSandboxCommand,
+          args: [...sourceSandboxCommand.args, '--no-market-maker', '--no-takers'],
+        },
+      });
+    const first = await withSandbox();
+    await first.sandbox;
+    await first.dispose();
+    const folder = join(dataDir, 'sandbox');
+    for (const name of await readdir(folder)) {
+      if (name.endsWith('.jsonl') || name.includes('journal') || name.includes('snapshot')) {
+        // Damage in the middle (a torn last line alone is a crash the sandbox repairs).
+        await writeFile(join(folder, name), 'not a journal line\n{"kind": "start"}\n');
+      }
+    }
+    const app = await withSandbox();
+    try {
+      await app.sandbox;
+      const status = await app.dispatch('session:status', undefined);
+      const notices = (status.ok ? (status.value as SessionStatus).notices : undefined) ?? [];
+      const notice = notices.find((n) => /practice exchange/i.test(n));
+      expect(notice).toMatch(/fresh practice exchange was started/);
+      expect(notice).not.toContain(dataDir);
+      // And the exchange answers.
+      const markets = await app.dispatch('market:markets', undefined);
+      expect(markets.ok).toBe(true);
+    } finally {
+      await app.dispose();
+    }
+  }, 60_000);
 });
