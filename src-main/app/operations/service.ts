@@ -169,7 +169,14 @@ export class OperationsService {
       );
     }
     const funds = prepared.kind === 'deposit' || prepared.kind === 'withdrawal';
-    if (funds && !prepared.offline && !request.password) {
+    if (funds && prepared.offline) {
+      this.#prepared.delete(prepared.id);
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'This wallet is watch-only: the key that moves its funds is not on this computer. Exporting the transaction to sign it on another machine is not available yet, so nothing was signed or sent. Restore the wallet from its recovery phrase here to move funds.',
+      );
+    }
+    if (funds && !request.password) {
       throw new AppError(
         ErrorCode.WrongPassword,
         'Type your spending password to sign this: it moves funds from your wallet key.',
