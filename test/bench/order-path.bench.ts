@@ -1,25 +1,10 @@
 import { subscribe } from 'node:diagnostics_channel';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { createAppServices, type AppServices } from '../../src-main/app';
-import { silentLogger } from '../../src-main/log';
-import { MemorySecretStore } from '../../src-main/wallet';
-import type {
-  FundsOverview,
-  OperationResult,
-  PreparedOperation,
-  WalletList,
-} from '../../src-shared/contract';
+import type { OperationResult, PreparedOperation } from '../../src-shared/contract';
 import type { Depth } from '../../src-shared/domain';
 import type { Serialized } from '../../src-shared/domain/amount';
-import {
-  STRONG_PASSWORD,
-  TEST_VAULT_COST,
-  VECTOR_PHRASE,
-} from '../fixtures/cardano/wallet-services';
-import { sourceSandboxCommand } from '../harness/sandbox-command';
+import { USDM, appWorld } from '../fixtures/app/app-world';
 import { report } from './measure';
 
 /**
@@ -29,7 +14,6 @@ import { report } from './measure';
  * waiting on the exchange's HTTP answers (observed through undici's diagnostics channels, as the
  * union of request intervals). Also: sequential orders per second through that whole path.
  */
-const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 const WARMUP = 10;
 const ORDERS = Number(process.env['BENCH_ORDERS'] ?? 200);
 
@@ -86,55 +70,18 @@ const quantile = (values: number[], q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
 };
 
-const dataDir = await mkdtemp(join(tmpdir(), 'countersign-bench-orders-'));
-let services: AppServices | undefined;
+const world = await appWorld({
+  sandboxArgs: ['--no-takers', '--no-rate-limit', '--confirmation-delay-ms', '0'],
+  // Background refreshes would overlap the orders; the path measured here needs none.
+  pollEveryMs: 600_000,
+});
 try {
-  services = await createAppServices({
-    name: 'Countersign',
-    version: 'bench',
-    dataDir,
-    runtime: 'harness',
-    logger: silentLogger,
-    send: () => undefined,
-    secretStore: new MemorySecretStore(),
-    vaultCost: TEST_VAULT_COST,
-    sandbox: {
-      ...sourceSandboxCommand,
-      args: [
-        ...sourceSandboxCommand.args,
-        '--no-takers',
-        '--no-rate-limit',
-        '--confirmation-delay-ms',
-        '0',
-      ],
-    },
-    // Background refreshes would overlap the orders; the path measured here needs none.
-    pollEveryMs: 600_000,
-  });
-  const app = services;
-  const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
-    const result = await app.dispatch(channel, payload);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as T;
-  };
-
-  await call('wallet:restore', { name: 'Bench', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
-  await call('session:unlock', { password: STRONG_PASSWORD });
-  const { activeWalletId } = await call<WalletList>('wallet:list');
-  await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
-  const deposit = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
-    amounts: [
-      { unit: 'lovelace', amount: '10' },
-      { unit: USDM, amount: '5000' },
-    ],
-  });
-  await call('operations:confirm', { operationId: deposit.operationId, password: STRONG_PASSWORD });
-  for (let tries = 0; ; tries += 1) {
-    const funds = await call<Serialized<FundsOverview>>('funds:overview');
-    if (funds.exchange.some((b) => b.unit === USDM && b.free === '5000')) break;
-    if (tries > 200) throw new Error('the deposit was never credited');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const { call } = world;
+  await world.joinAsVectorWallet();
+  await world.deposit([
+    { unit: 'lovelace', amount: '10' },
+    { unit: USDM, amount: '5000' },
+  ]);
   const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
   const price = (Number(depth.bids[0]?.price ?? '0.5') * 0.7).toFixed(4);
 
@@ -204,6 +151,5 @@ try {
     total_p99_ms: round(quantile(totals, 0.99)),
   });
 } finally {
-  await services?.dispose();
-  await rm(dataDir, { recursive: true, force: true });
+  await world.dispose();
 }

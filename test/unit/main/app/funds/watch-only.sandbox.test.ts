@@ -1,10 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServices, type AppServices } from '../../../../../src-main/app';
-import { silentLogger } from '../../../../../src-main/log';
-import { MemorySecretStore } from '../../../../../src-main/wallet';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -14,45 +8,21 @@ import {
 import { recoveryPhraseEntropy } from '../../../../../src-main/wallet/mnemonic';
 import type { PreparedOperation, WalletSummary } from '../../../../../src-shared/contract';
 import type { Serialized } from '../../../../../src-shared/domain/amount';
-import { sourceSandboxCommand } from '../../../../harness/sandbox-command';
-import {
-  STRONG_PASSWORD,
-  TEST_VAULT_COST,
-  VECTOR_PHRASE,
-} from '../../../../fixtures/cardano/wallet-services';
+import { appWorld, type AppWorld } from '../../../../fixtures/app/app-world';
+import { STRONG_PASSWORD, VECTOR_PHRASE } from '../../../../fixtures/cardano/wallet-services';
 
 /**
  * A watch-only wallet holds no key that moves funds: a deposit is prepared and shown like any
  * other, and confirming it says plainly that it cannot be signed here, with nothing signed or sent.
  */
-let dataDir: string;
-let services: AppServices;
-
-const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
-  const result = await services.dispatch(channel, payload);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-};
+let world: AppWorld;
+const call = <T>(channel: string, payload?: unknown): Promise<T> => world.call<T>(channel, payload);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'countersign-watch-'));
-  services = await createAppServices({
-    name: 'Countersign',
-    version: 'test',
-    dataDir,
-    runtime: 'harness',
-    logger: silentLogger,
-    send: () => undefined,
-    secretStore: new MemorySecretStore(),
-    vaultCost: TEST_VAULT_COST,
-    sandbox: { ...sourceSandboxCommand, args: [...sourceSandboxCommand.args, '--no-takers'] },
-  });
+  world = await appWorld({ sandboxArgs: ['--no-takers'] });
 }, 60_000);
 
-afterAll(async () => {
-  await services?.dispose();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world?.dispose());
 
 describe('a watch-only wallet moving funds', () => {
   it('is told plainly that the transaction cannot be signed here, and nothing is sent', async () => {
@@ -74,7 +44,7 @@ describe('a watch-only wallet moving funds', () => {
       amounts: [{ unit: 'lovelace', amount: '20' }],
     });
     expect(prepared).toMatchObject({ offline: true, needsPassword: false });
-    const refused = await services.dispatch('operations:confirm', {
+    const refused = await world.services.dispatch('operations:confirm', {
       operationId: prepared.operationId,
       password: STRONG_PASSWORD,
     });

@@ -2,16 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServices, type AppServices } from '../../../../../src-main/app';
 import {
   SandboxAdmin,
   startEmbeddedSandbox,
   type EmbeddedSandbox,
 } from '../../../../../src-main/exchange';
 import { silentLogger } from '../../../../../src-main/log';
-import { MemorySecretStore } from '../../../../../src-main/wallet';
 import type {
-  EventName,
   FundsOverview,
   OperationResult,
   PreparedOperation,
@@ -22,31 +19,19 @@ import type {
 } from '../../../../../src-shared/contract';
 import type { Depth, OrderPage } from '../../../../../src-shared/domain';
 import type { Serialized } from '../../../../../src-shared/domain/amount';
-import { quietSandboxArgs, sourceSandboxCommand } from '../../../../harness/sandbox-command';
-import {
-  STRONG_PASSWORD,
-  TEST_VAULT_COST,
-  VECTOR_PHRASE,
-} from '../../../../fixtures/cardano/wallet-services';
+import { sourceSandboxCommand } from '../../../../harness/sandbox-command';
+import { USDM, appWorld, type AppWorld } from '../../../../fixtures/app/app-world';
+import { STRONG_PASSWORD } from '../../../../fixtures/cardano/wallet-services';
 
 /**
  * Switching networks at run time: the app on its embedded sandbox with a resting order, then on a
  * second exchange (a self-hosted one, reached as a Custom network), then back. Nothing of one
  * network may show on the other: not its orders, balances, API key or live events.
  */
-const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
-
-let dataDir: string;
-let otherDir: string;
-let services: AppServices;
+let world: AppWorld;
 let other: EmbeddedSandbox;
-const events: Array<{ name: EventName; payload: unknown }> = [];
-
-const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
-  const result = await services.dispatch(channel, payload);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-};
+let otherDir: string;
+const call = <T>(channel: string, payload?: unknown): Promise<T> => world.call<T>(channel, payload);
 
 const openOrderIds = async (): Promise<string[]> =>
   (
@@ -54,61 +39,33 @@ const openOrderIds = async (): Promise<string[]> =>
   ).orders.map((order) => order.id);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'countersign-switch-'));
   otherDir = await mkdtemp(join(tmpdir(), 'countersign-switch-other-'));
   other = await startEmbeddedSandbox({
     command: sourceSandboxCommand.command,
-    args: [...sourceSandboxCommand.args, ...quietSandboxArgs(otherDir).slice(4)],
+    args: [...sourceSandboxCommand.args, '--no-market-maker', '--no-takers'],
     dataDir: otherDir,
     logger: silentLogger,
   });
-  services = await createAppServices({
-    name: 'Countersign',
-    version: 'test',
-    dataDir,
-    runtime: 'harness',
-    logger: silentLogger,
-    send: (name, payload) => events.push({ name, payload }),
-    secretStore: new MemorySecretStore(),
-    vaultCost: TEST_VAULT_COST,
-    sandbox: {
-      ...sourceSandboxCommand,
-      args: [...sourceSandboxCommand.args, '--no-takers', '--confirmation-delay-ms', '100'],
-    },
+  world = await appWorld({
+    sandboxArgs: ['--no-takers', '--confirmation-delay-ms', '100'],
     pollEveryMs: 200,
   });
-  await call('wallet:restore', { name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
-  await call('session:unlock', { password: STRONG_PASSWORD });
-  const { activeWalletId } = await call<WalletList>('wallet:list');
-  await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
+  await world.joinAsVectorWallet();
 }, 90_000);
 
 afterAll(async () => {
-  await services?.dispose();
+  await world?.dispose();
   await other?.stop();
-  await rm(dataDir, { recursive: true, force: true });
   await rm(otherDir, { recursive: true, force: true });
 });
 
 describe('switching the network at run time', () => {
   it('shows nothing of one exchange on another, and everything again on the way back', async () => {
     // On the sandbox: a deposit, then a resting buy far below the market.
-    const deposit = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
-      amounts: [
-        { unit: 'lovelace', amount: '5' },
-        { unit: USDM, amount: '500' },
-      ],
-    });
-    await call('operations:confirm', {
-      operationId: deposit.operationId,
-      password: STRONG_PASSWORD,
-    });
-    for (let tries = 0; ; tries += 1) {
-      const funds = await call<Serialized<FundsOverview>>('funds:overview');
-      if (funds.exchange.some((b) => b.unit === USDM && b.free === '500')) break;
-      if (tries > 100) throw new Error('the deposit was never credited');
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
+    await world.deposit([
+      { unit: 'lovelace', amount: '5' },
+      { unit: USDM, amount: '500' },
+    ]);
     const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
     const low = (Number(depth.bids[0]?.price ?? '0.5') * 0.7).toFixed(4);
     const prepared = await call<Serialized<PreparedOperation>>('trading:prepareOrder', {
@@ -144,7 +101,7 @@ describe('switching the network at run time', () => {
     });
     await admin.close();
 
-    const switchedAt = events.length;
+    const switchedAt = world.events.length;
     const settings = await call<Settings>('settings:setNetwork', {
       network: { name: 'custom', baseUrl: other.url, networkId: 0 },
     });
@@ -178,7 +135,7 @@ describe('switching the network at run time', () => {
 
     // Live feeds of the old network are closed: nothing it says reaches the screens any more.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const after = events.slice(switchedAt);
+    const after = world.events.slice(switchedAt);
     expect(after.some((event) => JSON.stringify(event.payload).includes(orderId))).toBe(false);
     expect(
       after.some(
