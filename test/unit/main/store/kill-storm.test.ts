@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAppServices } from '../../../../src-main/app';
 import { silentLogger } from '../../../../src-main/log';
 import { KeychainSecretStore, maskApiKey } from '../../../../src-main/wallet';
-import type { SessionStatus, WalletList } from '../../../../src-shared/contract';
+import type { SessionStatus, Settings, WalletList } from '../../../../src-shared/contract';
 import { TEST_VAULT_COST } from '../../../fixtures/cardano/wallet-services';
 
 /**
- * kill -9 during a storm of wallet and settings writes (a child process running the real
+ * kill -9 during a storm of wallet, session and settings writes (a child process running the real
  * composition against the real keychain), then a restart, compared with what was acknowledged:
  * every acknowledged write is there, and anything else is either the state before or a write
  * that was in flight. Three rounds on the same data. Run inside `test/with-keychain.sh`.
@@ -24,11 +24,12 @@ const ROUNDS = 3;
 interface Event {
   /** Order of asking, in the child. */
   seq: number;
-  op: 'restore' | 'rename' | 'apikey' | 'autolock';
+  op: 'restore' | 'rename' | 'apikey' | 'autolock' | 'limits';
   name?: string;
   id?: string;
   apiKey?: string;
   autoLock?: number | 'never';
+  maxOpenOrders?: number;
 }
 
 interface Round {
@@ -96,6 +97,7 @@ describe('kill -9 during a storm of wallet and settings writes', () => {
     const names = new Map<string, string>();
     const masked = new Map<string, string | null>();
     let autoLock: unknown = 15;
+    let maxOpenOrders: number | null = null;
     const figures = {
       rounds: ROUNDS,
       acknowledged: 0,
@@ -128,8 +130,9 @@ describe('kill -9 during a storm of wallet and settings writes', () => {
       });
       const listAnswer = await restarted.dispatch('wallet:list', undefined);
       const statusAnswer = await restarted.dispatch('session:status', undefined);
+      const settingsAnswer = await restarted.dispatch('settings:get', undefined);
       await restarted.dispose();
-      if (!listAnswer.ok || !statusAnswer.ok)
+      if (!listAnswer.ok || !statusAnswer.ok || !settingsAnswer.ok)
         throw new Error('the restarted app cannot read its data');
       const list = listAnswer.value as WalletList;
       const status = statusAnswer.value as SessionStatus;
@@ -174,6 +177,12 @@ describe('kill -9 during a storm of wallet and settings writes', () => {
       if (status.autoLock !== lastAutoLock && status.autoLock !== flyingAutoLock)
         lost.push('auto-lock');
       autoLock = status.autoLock;
+      const limit = (settingsAnswer.value as Settings).limits.maxOpenOrders;
+      const lastLimit: number | null | undefined =
+        acked.filter((e) => e.op === 'limits').at(-1)?.maxOpenOrders ?? maxOpenOrders;
+      const flyingLimit = inFlight.find((e) => e.op === 'limits')?.maxOpenOrders;
+      if (limit !== lastLimit && limit !== flyingLimit) lost.push(`settings: ${limit}`);
+      maxOpenOrders = limit;
 
       // Keys: every listed wallet has its trading key, and no entry outlives its wallet: what a
       // restore in flight at the kill had written was cleaned up at the restart.
@@ -190,9 +199,9 @@ describe('kill -9 during a storm of wallet and settings writes', () => {
       expect(lost).toEqual([]);
       figures.lost += lost.length;
       // The restart cleared what a killed write leaves behind.
-      expect((await readdir(join(dataDir, 'wallet'))).filter((n) => n.endsWith('.tmp'))).toEqual(
-        [],
-      );
+      for (const folder of [dataDir, join(dataDir, 'wallet')]) {
+        expect((await readdir(folder)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      }
     }
     console.info(`kill -9 storm ${JSON.stringify(figures)}`);
     expect(figures.acknowledged).toBeGreaterThan(30);

@@ -14,8 +14,18 @@ import { STRONG_PASSWORD, TEST_VAULT_COST } from '../../../fixtures/cardano/wall
 const [dataDir = '', service = '', round = '0'] = process.argv.slice(2);
 
 // Written with a blocking call: a line printed is a line the parent gets, even if killed next.
+const pause = new Int32Array(new SharedArrayBuffer(4));
 const say = (event: Record<string, unknown>): void => {
-  writeSync(1, `${JSON.stringify(event)}\n`);
+  let line = Buffer.from(`${JSON.stringify(event)}\n`);
+  while (line.length > 0) {
+    try {
+      line = line.subarray(writeSync(1, line));
+    } catch (error) {
+      // The pipe is full for a moment: wait for the parent to read, never drop a line.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
 };
 
 const services = await createAppServices({
@@ -110,5 +120,25 @@ const autoLocks = async (): Promise<never> => {
   }
 };
 
+/** The settings file: each change sets the open-order limit to a new number. */
+const limits = async (): Promise<never> => {
+  for (let i = 1; ; i++) {
+    const maxOpenOrders = round === '0' ? i : Number(round) * 100_000 + i;
+    await call({ op: 'limits', maxOpenOrders }, 'settings:update', {
+      limits: { maxOrderValue: null, maxOpenOrders },
+    });
+    // At a trader's pace next to the others: the storm is about all of them at once.
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+};
+
 say({ ready: true, wallets: known.length });
-await Promise.all([restores(0), restores(1), restores(2), renames(), apiKeys(), autoLocks()]);
+await Promise.all([
+  restores(0),
+  restores(1),
+  restores(2),
+  renames(),
+  apiKeys(),
+  autoLocks(),
+  limits(),
+]);
