@@ -41,7 +41,11 @@ describe('wrong spending passwords from every entry point at once', () => {
       ]);
       calls.push([
         'api key',
-        dispatch('wallet:setApiKey', { walletId, apiKey: String(n).repeat(32), password: wrong(n) }),
+        dispatch('wallet:setApiKey', {
+          walletId,
+          apiKey: String(n).repeat(32),
+          password: wrong(n),
+        }),
       ]);
       calls.push([
         'remove',
