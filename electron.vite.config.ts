@@ -11,8 +11,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(root, 'src-main/index.ts'),
-          // The embedded exchange: run by main as a separate Node process (ELECTRON_RUN_AS_NODE).
+          // The embedded exchange: its own program, run by main in an Electron utility process
+          // through the host, which ends it with the app.
           sandbox: resolve(root, 'src-sandbox/cli.ts'),
+          'sandbox-host': resolve(root, 'src-main/exchange/sandbox-host.ts'),
         },
       },
     },

@@ -1,6 +1,7 @@
-import { app, type BrowserWindow, ipcMain, powerMonitor, session } from 'electron';
+import { app, type BrowserWindow, ipcMain, powerMonitor, session, utilityProcess } from 'electron';
 import { join } from 'node:path';
 import { createAppServices, consoleLogger, type AppServices } from './app';
+import { utilityProcessLauncher } from './exchange';
 import { bindIpc, eventEmitter } from './ipc';
 import {
   appOrigin,
@@ -65,11 +66,11 @@ export const main = (): void => {
       network: 'sandbox',
       logger,
       emit: eventEmitter(getWindow),
-      sandbox: {
-        command: process.execPath,
-        args: [join(import.meta.dirname, 'sandbox.js')],
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      },
+      // A utility process: the installed app's fuses forbid running Electron as plain Node.
+      sandbox: utilityProcessLauncher(utilityProcess, {
+        host: join(import.meta.dirname, 'sandbox-host.js'),
+        program: join(import.meta.dirname, 'sandbox.js'),
+      }),
     });
     bindIpc(ipcMain, services.dispatch, getWindow, trusted);
     // Keys leave memory when the machine sleeps or the screen locks.

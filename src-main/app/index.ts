@@ -13,7 +13,7 @@ import {
   type SecretStore,
 } from '../wallet';
 import { TransactionSigner } from '../signing';
-import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
+import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxProgram } from '../exchange';
 import { join } from 'node:path';
 import { SandboxChain } from '../chain';
 import { SessionService } from './session';
@@ -36,7 +36,7 @@ export interface AppConfig {
    * How to run the embedded sandbox exchange. On the sandbox network it is started with the
    * app, with its data in `<dataDir>/sandbox`, and stopped with it.
    */
-  sandbox?: SandboxCommand;
+  sandbox?: SandboxProgram;
 }
 
 export interface AppServices {

@@ -1,8 +1,20 @@
 /** The exchange area: the embedded sandbox's process and, for now, its account opening. */
 export {
+  Announcement,
+  nodeChildLauncher,
   startEmbeddedSandbox,
   type EmbeddedSandbox,
   type EmbeddedSandboxOptions,
+  type SandboxChild,
   type SandboxCommand,
-} from './embedded-sandbox';
+  type SandboxLauncher,
+  type SandboxProgram,
+} from './sandbox-process';
+export {
+  SANDBOX_SERVICE_NAME,
+  utilityProcessLauncher,
+  type UtilityProcessApi,
+  type UtilityProcessChild,
+  type UtilityProcessPaths,
+} from './sandbox-utility';
 export { openSandboxAccount, type SandboxAccount } from './sandbox-accounts';

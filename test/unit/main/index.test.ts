@@ -24,6 +24,7 @@ const electron = vi.hoisted(() => {
     },
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     session: { defaultSession: { id: 'default' } },
+    utilityProcess: { fork: vi.fn() },
     powerListeners: new Map<string, () => void>(),
   };
 });
@@ -52,6 +53,7 @@ vi.mock('electron', () => ({
   app: electron.app,
   ipcMain: electron.ipcMain,
   session: electron.session,
+  utilityProcess: electron.utilityProcess,
   powerMonitor: {
     on: (name: string, listener: () => void) => electron.powerListeners.set(name, listener),
   },
@@ -117,19 +119,41 @@ describe('the composition root', () => {
     );
   });
 
-  it('starts the bundled sandbox with Electron as Node, data in the app folder', async () => {
+  it('starts the bundled sandbox in a utility process through its host, data in the app folder', async () => {
     await startReady();
     expect(services.create).toHaveBeenCalledWith(
       expect.objectContaining({
         dataDir: '/tmp/countersign-test-data',
         network: 'sandbox',
         runtime: 'electron',
-        sandbox: expect.objectContaining({
-          command: process.execPath,
-          args: [expect.stringMatching(/sandbox\.js$/)],
-          env: expect.objectContaining({ ELECTRON_RUN_AS_NODE: '1' }),
-        }),
       }),
+    );
+    const [config] = services.create.mock.calls[0] as [{ sandbox: unknown }];
+    // The installed app's RunAsNode fuse is off: nothing may ask Electron to run as Node.
+    expect(JSON.stringify(config.sandbox ?? {})).not.toContain('ELECTRON_RUN_AS_NODE');
+    const { launch } = config.sandbox as { launch(args: string[]): unknown };
+    electron.utilityProcess.fork.mockReturnValueOnce({
+      pid: 99,
+      stdout: null,
+      stderr: null,
+      kill: vi.fn(),
+      once: vi.fn(),
+    });
+    launch(['--port', '0', '--data-dir', '/tmp/countersign-test-data/sandbox']);
+    expect(electron.utilityProcess.fork).toHaveBeenCalledWith(
+      expect.stringMatching(/[/\\]sandbox-host\.js$/),
+      [
+        '--parent-pid',
+        String(process.pid),
+        '--program',
+        expect.stringMatching(/[/\\]sandbox\.js$/),
+        '--',
+        '--port',
+        '0',
+        '--data-dir',
+        '/tmp/countersign-test-data/sandbox',
+      ],
+      expect.objectContaining({ stdio: 'pipe' }),
     );
   });
 
