@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createAppServices, consoleLogger, type AppServices } from './app';
 import { utilityProcessLauncher } from './exchange';
 import { bindIpc, eventEmitter } from './ipc';
+import { electronUpdateSource } from './updater';
 import {
   appOrigin,
   createMainWindow,
@@ -71,12 +72,15 @@ export const main = (): void => {
         host: join(import.meta.dirname, 'sandbox-host.js'),
         program: join(import.meta.dirname, 'sandbox.js'),
       }),
+      updates: await electronUpdateSource(logger),
     });
     bindIpc(ipcMain, services.dispatch, getWindow, trusted);
     // Keys leave memory when the machine sleeps or the screen locks.
     const trading = services.session;
     powerMonitor.on('suspend', () => trading.lockNow('suspend'));
     powerMonitor.on('lock-screen', () => trading.lockNow('screen-lock'));
+    // At start and every few hours; installs only when the trader agrees.
+    services.updates.start();
     window = createMainWindow({
       preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
       isDevelopment,

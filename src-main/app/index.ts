@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { SandboxChain } from '../chain';
 import { SessionService } from './session';
 import { WalletService } from './wallet';
+import { InFlight, UpdateService, updatesHandlers, type UpdateSource } from './updates';
 
 export interface AppConfig {
   name: string;
@@ -37,6 +38,8 @@ export interface AppConfig {
    * app, with its data in `<dataDir>/sandbox`, and stopped with it.
    */
   sandbox?: SandboxProgram;
+  /** Where updates come from; only the installed app has them (its Electron glue says how). */
+  updates?: UpdateSource;
 }
 
 export interface AppServices {
@@ -49,6 +52,7 @@ export interface AppServices {
   signer: TransactionSigner;
   /** The embedded sandbox once it listens; null when this network does not use it. */
   sandbox: Promise<EmbeddedSandbox> | null;
+  updates: UpdateService;
   dispose(): Promise<void>;
 }
 
@@ -103,6 +107,17 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       : {}),
   });
   const signer = new TransactionSigner({ book, secrets, session, attempts });
+  const inFlight = new InFlight();
+  const updates = new UpdateService({
+    currentVersion: config.version,
+    source: config.updates ?? {
+      disabled:
+        'This copy of Countersign runs from its sources; only an installed release updates itself.',
+    },
+    inFlight,
+    emit: config.emit,
+    logger: config.logger,
+  });
 
   const handlers: Handlers = {
     app: { info: async () => appInfo.info() },
@@ -130,16 +145,22 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       joinExchange: (request) => wallet.joinExchange(request),
       balance: (request) => wallet.balance(request),
     },
+    updates: updatesHandlers(updates),
   };
 
   return {
     handlers,
-    dispatch: createDispatcher(handlers, config.logger),
+    // Requests in flight hold back an agreed update's restart (updates' own calls do not).
+    dispatch: inFlight.wrap(createDispatcher(handlers, config.logger), (channel) =>
+      channel.startsWith('updates:'),
+    ),
     session,
     wallet,
     signer,
     sandbox,
+    updates,
     dispose: async () => {
+      updates.stop();
       session.lockNow('shutdown');
       await sandbox?.then(
         (running) => running.stop(),

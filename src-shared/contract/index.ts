@@ -10,6 +10,7 @@ import type {
 import { app } from './app';
 import { session, sessionEvents } from './session';
 import { wallet } from './wallet';
+import { updates, updatesEvents } from './updates';
 import type { Result } from '../result';
 
 /**
@@ -21,11 +22,13 @@ export const contract = {
   app,
   session,
   wallet,
+  updates,
 } as const satisfies ContractShape;
 
 /** Every event main may push to the renderer. */
 export const events = {
   ...sessionEvents,
+  ...updatesEvents,
 } as const satisfies EventsShape;
 
 export type Contract = typeof contract;
@@ -89,3 +92,4 @@ export type {
   WalletAsset,
   WalletBalance,
 } from './wallet';
+export type { UpdateState, UpdateStatus } from './updates';

@@ -25,6 +25,8 @@ describe('the walls of the house', () => {
     ['src-shared/x.ts', "import { app } from 'electron';"],
     ['src-main/app/x.ts', "import { app } from 'electron';"],
     ['src-main/wallet/x.ts', "import { safeStorage } from 'electron';"],
+    ['src-main/app/updates/x.ts', "import electronUpdater from 'electron-updater';"],
+    ['src-main/updates/x.ts', "import { net } from 'electron';"],
   ])('%s may not: %s', async (file, code) => {
     expect(await restrictedImports(file, `${code}\nexport {};\n`)).toHaveLength(1);
   });
@@ -33,6 +35,8 @@ describe('the walls of the house', () => {
     ['src-main/index.ts', "import { app } from 'electron';"],
     ['src-main/window.ts', "import { BrowserWindow } from 'electron';"],
     ['src-main/ipc.ts', "import type { IpcMain } from 'electron';"],
+    ['src-main/updater.ts', "import { net } from 'electron';"],
+    ['src-main/updater.ts', "import electronUpdater from 'electron-updater';"],
     ['src-preload/index.ts', "import { contextBridge } from 'electron';"],
     ['src-renderer/src/x.ts', "import { ErrorCode } from '../../src-shared/errors';"],
     ['src-main/app/x.ts', "import { ErrorCode } from '../../src-shared/errors';"],

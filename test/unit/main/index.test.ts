@@ -32,7 +32,13 @@ const electron = vi.hoisted(() => {
 const services = vi.hoisted(() => ({
   create: vi.fn(),
   lockNow: vi.fn(),
+  startUpdates: vi.fn(),
   dispose: vi.fn(async () => {}),
+}));
+
+const updater = vi.hoisted(() => ({
+  source: { disabled: 'a test build' },
+  electronUpdateSource: vi.fn(),
 }));
 
 const windowModule = vi.hoisted(() => ({
@@ -66,11 +72,15 @@ vi.mock('../../../src-main/app', async (original) => {
     createAppServices: services.create.mockImplementation(async () => ({
       dispatch: vi.fn(),
       session: { lockNow: services.lockNow },
+      updates: { start: services.startUpdates },
       dispose: services.dispose,
     })),
   };
 });
 vi.mock('../../../src-main/window', () => windowModule);
+vi.mock('../../../src-main/updater', () => ({
+  electronUpdateSource: updater.electronUpdateSource.mockImplementation(async () => updater.source),
+}));
 
 beforeEach(() => {
   vi.resetModules();
@@ -155,6 +165,15 @@ describe('the composition root', () => {
       ],
       expect.objectContaining({ stdio: 'pipe' }),
     );
+  });
+
+  it('gives the services electron-updater as their update source, and starts the checks', async () => {
+    await startReady();
+    expect(updater.electronUpdateSource).toHaveBeenCalled();
+    expect(services.create).toHaveBeenCalledWith(
+      expect.objectContaining({ updates: updater.source }),
+    );
+    expect(services.startUpdates).toHaveBeenCalledTimes(1);
   });
 
   it('locks the trading session when the machine sleeps or the screen locks', async () => {
