@@ -2,7 +2,7 @@ import { app, net } from 'electron';
 import electronUpdater, { type ProgressInfo } from 'electron-updater';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from './app';
+import type { Logger } from './log';
 import type { UpdateSource } from './app/updates';
 import {
   UPDATE_PUBLIC_KEYS,

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { Logger } from '../app/logger';
+import type { Logger } from '../log';
 
 /**
  * The embedded sandbox exchange runs as its own program, in its own process: a crash there cannot
@@ -88,7 +88,7 @@ export const Announcement = z.object({
     .optional(),
   notice: z
     .string()
-    .max(1000)
+    .max(2000)
     // Plain text: no control characters besides line breaks and tabs.
     // eslint-disable-next-line no-control-regex -- the point is to refuse control characters
     .refine((text) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text), 'plain text only')

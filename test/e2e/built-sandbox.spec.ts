@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { silentLogger } from '../../src-main/app/logger';
+import { silentLogger } from '../../src-main/log';
 import {
   startEmbeddedSandbox,
   utilityProcessLauncher,
@@ -13,8 +13,13 @@ import {
 
 const built = (file: string) => resolve(import.meta.dirname, '../../out/main', file);
 
-const servesTheSeed = async (url: string) => {
-  const network = await fetch(`${url}/sandbox/network`);
+const servesTheSeed = async ({ url, adminToken }: { url: string; adminToken?: string }) => {
+  // Its admin routes open only with the token it announced.
+  expect(adminToken).toMatch(/^[0-9a-f]{64}$/);
+  expect((await fetch(`${url}/sandbox/network`)).status).toBe(401);
+  const network = await fetch(`${url}/sandbox/network`, {
+    headers: adminToken ? { 'x-sandbox-token': adminToken } : {},
+  });
   expect(network.status).toBe(200);
   const unauthorized = await fetch(`${url}/accounts/balance`);
   expect(unauthorized.status).toBe(401);
@@ -34,7 +39,7 @@ test('the built sandbox bundle starts, serves the seed and stops cleanly', async
     logger: silentLogger,
   });
   try {
-    await servesTheSeed(sandbox.url);
+    await servesTheSeed(sandbox);
   } finally {
     await sandbox.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -71,7 +76,7 @@ test('the built host runs the built sandbox as the utility process will', async 
     logger: silentLogger,
   });
   try {
-    await servesTheSeed(sandbox.url);
+    await servesTheSeed(sandbox);
   } finally {
     await sandbox.stop();
     await rm(dataDir, { recursive: true, force: true });

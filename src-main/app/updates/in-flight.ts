@@ -1,4 +1,4 @@
-import type { Dispatch } from '../dispatcher';
+import type { Dispatch } from '../../dispatch';
 
 /**
  * Counts the trader's requests still being handled, so that an agreed update restarts the app

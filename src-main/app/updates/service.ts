@@ -8,7 +8,7 @@ import {
   type OfferedUpdate,
   type UpdateManifest,
 } from '../../updates';
-import type { Logger } from '../logger';
+import type { Logger } from '../../log';
 import type { InFlight } from './in-flight';
 
 /** A newer version the updater found, before anything is checked. */

@@ -134,7 +134,6 @@ describe('the composition root', () => {
     expect(services.create).toHaveBeenCalledWith(
       expect.objectContaining({
         dataDir: '/tmp/countersign-test-data',
-        network: 'sandbox',
         runtime: 'electron',
       }),
     );

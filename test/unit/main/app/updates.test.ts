@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../../src-main/app/logger';
+import { silentLogger } from '../../../../src-main/log';
 import {
   InFlight,
   UpdateService,

@@ -27,7 +27,7 @@ describe("the sandbox's first line", () => {
     ['a short token', { url: 'http://127.0.0.1:1', adminToken: token.slice(1) }],
     ['a token that is not hex', { url: 'http://127.0.0.1:1', adminToken: 'z'.repeat(64) }],
     ['a notice with control characters', { url: 'http://127.0.0.1:1', notice: 'ok\u001b[2J' }],
-    ['a very long notice', { url: 'http://127.0.0.1:1', notice: 'x'.repeat(1001) }],
+    ['a very long notice', { url: 'http://127.0.0.1:1', notice: 'x'.repeat(2001) }],
   ])('refuses %s', (_what, line) => {
     expect(Announcement.safeParse(line).success).toBe(false);
   });

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../../src-main/app/logger';
+import { silentLogger } from '../../../../src-main/log';
 import {
   SANDBOX_SERVICE_NAME,
   startEmbeddedSandbox,
@@ -77,7 +77,12 @@ describe('the embedded sandbox in an Electron utility process', () => {
       logger: silentLogger,
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await fetch(`${sandbox.url}/sandbox/network`)).status).toBe(200);
+    // Its admin routes open only with the token it announced.
+    expect((await fetch(`${sandbox.url}/sandbox/network`)).status).toBe(401);
+    const network = await fetch(`${sandbox.url}/sandbox/network`, {
+      headers: { 'x-sandbox-token': sandbox.adminToken ?? '' },
+    });
+    expect(network.status).toBe(200);
 
     expect(utility.forks).toEqual([
       {
@@ -134,14 +139,17 @@ describe('the embedded sandbox in an Electron utility process', () => {
          const sandbox = await startEmbeddedSandbox({
            ...utilityProcessLauncher(utility, { host: ${JSON.stringify(host)}, program: ${JSON.stringify(sourceProgram)} }),
            dataDir: ${JSON.stringify(dataDir)}, logger: quiet });
-         console.log(JSON.stringify({ pid: sandbox.pid, url: sandbox.url }));
+         console.log(JSON.stringify({ pid: sandbox.pid, url: sandbox.url, token: sandbox.adminToken }));
          setInterval(() => {}, 1000);`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const [line] = (await once(createInterface({ input: app.stdout }), 'line')) as [string];
-    const { pid, url } = JSON.parse(line) as { pid: number; url: string };
-    expect((await fetch(`${url}/sandbox/network`)).status).toBe(200);
+    const { pid, url, token } = JSON.parse(line) as { pid: number; url: string; token: string };
+    const network = await fetch(`${url}/sandbox/network`, {
+      headers: { 'x-sandbox-token': token },
+    });
+    expect(network.status).toBe(200);
 
     app.kill('SIGKILL');
     await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000 });
