@@ -11,6 +11,8 @@ import { afterPack } from './scripts/after-pack';
  */
 const repository = (process.env['GITHUB_REPOSITORY'] ?? '').split('/');
 const [owner, repo] = repository.length === 2 ? repository : [];
+/** The release workflow builds without code signing when the signing secrets are absent. */
+const unsigned = process.env['COUNTERSIGN_UNSIGNED'] === '1';
 
 const config = {
   appId: 'app.countersign.desktop',
@@ -23,13 +25,16 @@ const config = {
   asar: true,
   // keytar's native addon must be a real file on disk for the OS to load it.
   asarUnpack: ['**/node_modules/keytar/**/*.node'],
-  // Native addons are N-API (keytar): the binary built for Node works in Electron unchanged.
-  npmRebuild: false,
+  // Native addons are N-API (keytar): the binary built for Node works in Electron unchanged. The
+  // one exception is an architecture other than the build machine's (the release workflow's Mac
+  // builds Intel and Apple silicon): it asks for the addon to be fetched or built per architecture.
+  npmRebuild: process.env['COUNTERSIGN_REBUILD_NATIVE'] === '1',
   buildDependenciesFromSource: false,
   afterPack,
   fileAssociations: [],
   protocols: [],
-  artifactName: '${productName}-${version}-${os}-${arch}.${ext}',
+  // Unsigned builds say so in every file name (and the update manifest names those files).
+  artifactName: `\${productName}-\${version}-\${os}-\${arch}${unsigned ? '-unsigned' : ''}.\${ext}`,
   mac: {
     category: 'public.app-category.finance',
     icon: 'build/icon.icns',
