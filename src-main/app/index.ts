@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
-import type { SessionStatus } from '../../src-shared/contract';
+import type { OperationProgress, SessionStatus } from '../../src-shared/contract';
 import { serialize } from '../../src-shared/domain/amount';
 import type { Order } from '../../src-shared/domain';
 import { DEFAULT_NETWORK, networkIdOf, type NetworkChoice } from '../../src-shared/network';
@@ -110,10 +110,13 @@ const fillText = (order: Order): string =>
  */
 export const createAppServices = async (config: AppConfig): Promise<AppServices> => {
   let onSession: (status: SessionStatus) => void = () => undefined;
+  // What the trader has under way holds back an agreed update's restart.
+  const inFlight = new InFlight();
   // Services emit domain values; what crosses to the renderer is their exact serialised form.
   const emit: EmitEvent = (name, payload) => {
     config.send(name, serialize(payload));
     if (name === 'session:changed') onSession(payload as SessionStatus);
+    if (name === 'operations:progress') inFlight.observe(payload as OperationProgress);
   };
 
   const settingsStore = new SettingsStore(config.dataDir, config.network ?? DEFAULT_NETWORK);
@@ -284,7 +287,6 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     },
   });
 
-  const inFlight = new InFlight();
   const updates = new UpdateService({
     currentVersion: config.version,
     source: config.updates ?? {

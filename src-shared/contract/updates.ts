@@ -46,8 +46,8 @@ export const updates = {
   /** Downloads the available version (started by itself after a check; this retries). */
   download: operation<UpdateStatus>().request(z.undefined()),
   /**
-   * The trader agreed: restart into the downloaded version. Refused while a request is still
-   * being handled, so nothing restarts in the middle of a trade.
+   * The trader agreed: restart into the downloaded version, at once or as soon as no request and
+   * no trade is under way (`reason` says it waits), so nothing restarts in the middle of a trade.
    */
   install: operation<UpdateStatus>().request(z.undefined()),
 } as const;

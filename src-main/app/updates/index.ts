@@ -1,5 +1,5 @@
 /** The app's self-update: the service behind the contract's `updates` area. */
-export { InFlight } from './in-flight';
+export { InFlight, REVIEW_HOLD_MS } from './in-flight';
 export { updatesHandlers } from './handlers';
 export {
   CHECK_EVERY_MS,

@@ -5,13 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { silentLogger } from '../../../../src-main/log';
 import {
   InFlight,
+  REVIEW_HOLD_MS,
   UpdateService,
   updatesHandlers,
   type UpdateEngine,
   type UpdateOffer,
 } from '../../../../src-main/app/updates';
 import { fetchSignedManifest } from '../../../../src-main/updates';
-import type { UpdateStatus } from '../../../../src-shared/contract';
+import type { OperationStep, UpdateStatus } from '../../../../src-shared/contract';
 import {
   manifestYaml,
   sha512Of,
@@ -150,6 +151,33 @@ describe('updates that pass the signature check', () => {
     await vi.waitFor(() => expect(engine.install).toHaveBeenCalledTimes(1));
   });
 
+  it('wait, once agreed, until the trade under way has reached its last step', async () => {
+    const engine = fakeEngine(offer);
+    const inFlight = new InFlight();
+    const { service } = serviceFor('valid', engine, inFlight);
+    await service.check();
+    await vi.waitFor(() => expect(service.status().state).toBe('ready'));
+
+    const step = (operationId: string, next: OperationStep) =>
+      inFlight.observe({
+        operationId,
+        kind: 'place-order',
+        title: 'Buy 10 ADA',
+        step: next,
+        message: null,
+        at: new Date().toISOString(),
+      });
+    // Signed and sent, the exchange not yet seen to take it: no request is in flight.
+    step('order-1', 'submitting');
+    step('order-1', 'verifying');
+    expect((await service.install()).reason).toMatch(/as soon as/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(engine.install).not.toHaveBeenCalled();
+
+    step('order-1', 'done');
+    await vi.waitFor(() => expect(engine.install).toHaveBeenCalledTimes(1));
+  });
+
   it('are refused at install time when the downloaded file changed since', async () => {
     const engine = fakeEngine(offer);
     const { service } = serviceFor('valid', engine);
@@ -254,6 +282,55 @@ describe('checking', () => {
         reason: 'This copy runs from its sources.',
         currentVersion: '0.1.0',
       });
+    }
+  });
+});
+
+describe('what holds back a restart', () => {
+  const progress = (operationId: string, step: OperationStep) => ({
+    operationId,
+    kind: 'cancel-order' as const,
+    title: 'Cancel order',
+    step,
+    message: null,
+    at: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('is every operation from build to its last step, whichever way it ends', () => {
+    const inFlight = new InFlight();
+    expect(inFlight.busy).toBe(false);
+    for (const [id, end] of [
+      ['a', 'done'],
+      ['b', 'failed'],
+      ['c', 'discarded'],
+    ] as const) {
+      for (const step of ['building', 'checking', 'signing', 'journaled', 'submitting'] as const) {
+        inFlight.observe(progress(id, step));
+        expect(inFlight.busy, `${id} ${step}`).toBe(true);
+      }
+      inFlight.observe(progress(id, end));
+      expect(inFlight.busy, `${id} ${end}`).toBe(false);
+    }
+  });
+
+  it('is a trade the trader is reviewing, until the review is abandoned', async () => {
+    let now = 0;
+    const inFlight = new InFlight(() => now);
+    inFlight.observe(progress('a', 'awaiting-confirmation'));
+    expect(inFlight.busy).toBe(true);
+    vi.useFakeTimers();
+    try {
+      const idle = vi.fn();
+      void inFlight.whenIdle().then(idle);
+      now = REVIEW_HOLD_MS - 1;
+      await vi.advanceTimersByTimeAsync(REVIEW_HOLD_MS - 1);
+      expect(idle).not.toHaveBeenCalled();
+      now = REVIEW_HOLD_MS;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(idle).toHaveBeenCalledTimes(1);
+      expect(inFlight.busy).toBe(false);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
