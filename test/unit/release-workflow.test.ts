@@ -128,9 +128,10 @@ describe('the release workflow', () => {
   it('uploads every installer and manifest electron-builder writes', () => {
     const upload = build?.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
     const paths = String(upload?.with?.['path'] ?? '');
-    for (const file of ['*.dmg', '*.zip', '*.exe', '*.AppImage', '*.deb', 'latest*.yml']) {
-      expect(paths).toContain(`dist/${file}`);
+    for (const file of ['dmg', 'zip', 'exe', 'AppImage', 'deb']) {
+      expect(paths).toContain(`dist/Countersign-*.${file}`);
     }
+    expect(paths).toContain('dist/latest*.yml');
   });
 });
 
