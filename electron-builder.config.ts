@@ -61,8 +61,11 @@ const config = {
     createStartMenuShortcut: true,
     deleteAppDataOnUninstall: false,
   },
+  // A deb names the project's home page (the release workflow's repository) and its maintainer.
+  ...(owner && repo ? { extraMetadata: { homepage: `https://github.com/${owner}/${repo}` } } : {}),
   linux: {
     icon: 'build/icons',
+    maintainer: 'Countersign contributors',
     // Office is the main category Finance belongs to (freedesktop menu specification).
     category: 'Office;Finance',
     executableName: 'countersign',

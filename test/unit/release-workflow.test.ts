@@ -145,7 +145,7 @@ describe('the CI workflow', () => {
   });
 });
 
-describe('an unsigned build', () => {
+describe('the configuration the release workflow builds with', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();
@@ -157,6 +157,17 @@ describe('an unsigned build', () => {
     const { default: config } = await import('../../electron-builder.config');
     return config.artifactName;
   };
+
+  it('names the deb its maintainer and, in the release workflow, its home page', async () => {
+    vi.stubEnv('GITHUB_REPOSITORY', 'countersign/desktop');
+    vi.resetModules();
+    const { default: config } = await import('../../electron-builder.config');
+    expect(config.linux.maintainer).toBeTruthy();
+    expect(config.extraMetadata).toEqual({ homepage: 'https://github.com/countersign/desktop' });
+    expect(config.publish).toEqual([
+      expect.objectContaining({ provider: 'github', owner: 'countersign', repo: 'desktop' }),
+    ]);
+  });
 
   it('carries "-unsigned" in every installer name; a signed build does not', async () => {
     expect(await artifactName('1')).toBe('${productName}-${version}-${os}-${arch}-unsigned.${ext}');
