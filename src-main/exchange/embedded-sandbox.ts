@@ -3,8 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { Logger } from '../app/logger';
-import { rememberSandboxAdminToken } from './sandbox-admin';
+import type { Logger } from '../log';
 
 /** How to run the sandbox program: Electron runs its bundled file, the harness runs the source. */
 export interface SandboxCommand {
@@ -26,7 +25,7 @@ export interface EmbeddedSandboxOptions extends SandboxCommand {
 export interface EmbeddedSandbox {
   /** http://127.0.0.1:PORT */
   readonly url: string;
-  /** The per-run token of its admin routes (also recorded for `sandboxAdminHeaders`). */
+  /** The per-run token of its admin routes (`x-sandbox-token`); only this process knows it. */
   readonly adminToken?: string;
   /** Set when its data was damaged and it started afresh: what happened, in plain words. */
   readonly notice?: string;
@@ -133,7 +132,6 @@ export const startEmbeddedSandbox = async (
   });
   child.stdout?.resume();
   const { url, adminToken, notice } = announced;
-  if (adminToken) rememberSandboxAdminToken(url, adminToken);
   options.logger.info(`embedded sandbox listening on ${url}`);
   if (notice) options.logger.warn(notice);
 

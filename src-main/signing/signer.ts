@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { SessionService } from '../app/session';
+import type { SessionService } from '../app/session/service';
 import {
   addressesOf,
   cryptoIsReady,

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { silentLogger } from '../../src-main/app/logger';
-import { sandboxAdminHeaders, startEmbeddedSandbox } from '../../src-main/exchange';
+import { silentLogger } from '../../src-main/log';
+import { startEmbeddedSandbox } from '../../src-main/exchange';
 
 /**
  * The bundle Electron's main starts (out/main/sandbox.js, run with ELECTRON_RUN_AS_NODE) works on
@@ -19,7 +19,7 @@ test('the built sandbox bundle starts, serves the seed and stops cleanly', async
   });
   try {
     const network = await fetch(`${sandbox.url}/sandbox/network`, {
-      headers: sandboxAdminHeaders(sandbox.url),
+      headers: sandbox.adminToken ? { 'x-sandbox-token': sandbox.adminToken } : {},
     });
     expect(network.status).toBe(200);
     const unauthorized = await fetch(`${sandbox.url}/accounts/balance`);

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../../src-main/app/logger';
-import { sandboxAdminHeaders, startEmbeddedSandbox } from '../../../../src-main/exchange';
+import { silentLogger } from '../../../../src-main/log';
+import { startEmbeddedSandbox } from '../../../../src-main/exchange';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { sourceSandboxCommand } from '../../../harness/sandbox-command';
 
@@ -44,7 +44,7 @@ describe('the embedded sandbox', () => {
     expect(sandbox.adminToken).toMatch(/^[0-9a-f]{64}$/);
     expect((await fetch(`${sandbox.url}/sandbox/network`)).status).toBe(401);
     const network = await fetch(`${sandbox.url}/sandbox/network`, {
-      headers: sandboxAdminHeaders(sandbox.url),
+      headers: sandbox.adminToken ? { 'x-sandbox-token': sandbox.adminToken } : {},
     });
     expect(network.status).toBe(200);
     expect((await readdir(dataDir)).length).toBeGreaterThan(0);
