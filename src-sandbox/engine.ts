@@ -137,6 +137,11 @@ export class MatchingEngine {
     return this.state(symbol).trades;
   }
 
+  /** Puts trades of the past (a new exchange's history) on the tape, before any of its own. */
+  addHistory(symbol: string, trades: readonly Trade[]): void {
+    this.state(symbol).trades.unshift(...trades);
+  }
+
   lastPrice(symbol: string): bigint | undefined {
     const trades = this.state(symbol).trades;
     return trades[trades.length - 1]?.priceTicks;

@@ -15,9 +15,14 @@ import {
   type JournalHeader,
   type JournalLine,
 } from './journal.js';
+import { fillPastDay } from './market-history.js';
 import { int, str } from './snapshot-codec.js';
 
-type Genesis = Extract<JournalEntry, { t: 'genesis' }> & { rules: ExchangeRules };
+/** `history`: a day of past trades on a new exchange's tape (see market-history.ts). */
+type Genesis = Extract<JournalEntry, { t: 'genesis' }> & {
+  rules: ExchangeRules;
+  history?: boolean;
+};
 
 /**
  * What a snapshot holds: everything needed to go on as if the journal had been replayed, but
@@ -86,15 +91,16 @@ export class SandboxCore {
     seed: number,
     rules: Partial<ExchangeRules>,
     compaction: CompactionPolicy = DEFAULT_COMPACTION,
+    history = false,
   ): Promise<SandboxCore> {
     const release = takeDataFolder(dataDir);
     try {
       try {
-        return await SandboxCore.load(dataDir, seed, rules, compaction, release);
+        return await SandboxCore.load(dataDir, seed, rules, compaction, release, history);
       } catch (e) {
         if (!(e instanceof DamagedFile)) throw e;
         const kept = moveAside(dataDir, new Date());
-        const core = await SandboxCore.load(dataDir, seed, rules, compaction, release);
+        const core = await SandboxCore.load(dataDir, seed, rules, compaction, release, history);
         core.notice =
           `The practice exchange's saved data could not be read (${e.file}: ${e.detail}), so a ` +
           'fresh practice exchange was started: earlier practice accounts, balances and orders ' +
@@ -113,6 +119,7 @@ export class SandboxCore {
     rules: Partial<ExchangeRules>,
     compaction: CompactionPolicy,
     release: () => void,
+    history: boolean,
   ): Promise<SandboxCore> {
     const snapshot = readSnapshot(dataDir);
     const lines = readJournal(dataDir);
@@ -152,6 +159,7 @@ export class SandboxCore {
         salt: randomBytes(16).toString('hex'),
         seed,
         rules: { ...DEFAULT_RULES, ...rules },
+        ...(history ? { history: true } : {}),
       };
     }
 
@@ -173,6 +181,8 @@ export class SandboxCore {
           throw new DamagedFile(SNAPSHOT_FILE, 'its content is not a state this sandbox wrote');
         }
       }
+      // A snapshot has the tape; otherwise the state starts at genesis, with its past day.
+      if (!body && genesis.history) fillPastDay(core.exchange.engine, genesis.at, genesis.seed);
       core.loadArchive();
       await removeArchivesBut(dataDir, core.archive ? archiveName(core.archive.epoch) : undefined);
       let legacyKeys = false;
@@ -315,6 +325,7 @@ export class SandboxCore {
     if (entry.t === 'reset') {
       if (entry.counter !== undefined) this.ids.counter = entry.counter;
       this.exchange = new Exchange(this.genesis.rules, this.ids, this.genesis.seed);
+      if (this.genesis.history) fillPastDay(this.exchange.engine, entry.at, this.genesis.seed);
       return undefined;
     }
     return this.exchange.apply(entry);

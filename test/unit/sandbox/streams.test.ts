@@ -185,6 +185,36 @@ describe('a market with life', () => {
     expect(candles.body.reduce((sum, c) => sum + c.v, 0)).toBeGreaterThan(0);
   }, 30_000);
 
+  it('a new exchange has a past day on its tape: hourly candles back 24 h, recent trades, the price where quoting starts; a restart keeps it', async () => {
+    const sandbox = await start({ history: true });
+    const now = Math.floor(Date.now() / 1000);
+    const read = async (url: string) => ({
+      candles: (
+        await call<{ t: number; o: number; v: number }[]>(
+          url,
+          'GET',
+          `/market/graph/ADAUSDM?interval=1h&start=${now - 25 * 3600}&end=${now}`,
+        )
+      ).body,
+      trades: (await call<unknown[]>(url, 'GET', '/market/recent-trades?symbol=ADAUSDM&limit=500'))
+        .body,
+      night: (await call<unknown[]>(url, 'GET', '/market/recent-trades?symbol=NIGHTUSDM')).body,
+      price: (await call<{ price: number }>(url, 'GET', '/market/market-price?symbol=ADAUSDM')).body
+        .price,
+    });
+    const before = await read(sandbox.url);
+    expect(before.candles.length).toBeGreaterThanOrEqual(24);
+    expect(before.candles[0]?.t).toBeLessThanOrEqual(now - 23 * 3600);
+    expect(before.candles.every((c) => c.v > 0 && c.o > 0)).toBe(true);
+    expect(before.trades).toHaveLength(288);
+    expect(before.night.length).toBeGreaterThan(0);
+    expect(before.price).toBe(0.65);
+    await sandbox.close();
+    open.splice(open.indexOf(sandbox), 1);
+    const again = await start({ dataDir: sandbox.dataDir, history: true });
+    expect(await read(again.url)).toEqual(before);
+  });
+
   it('without takers nobody trades: a test sees only its own trades', async () => {
     const sandbox = await start({ marketMaker: true, takers: false, marketMakerIntervalMs: 50 });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
