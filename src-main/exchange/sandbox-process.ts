@@ -222,9 +222,7 @@ export const startEmbeddedSandbox = async (
     pid: child.pid ?? -1,
     ...(announced.adminToken === undefined ? {} : { adminToken: announced.adminToken }),
     // Shown to the trader: in words, with no file path in it.
-    ...(announced.notice === undefined
-      ? {}
-      : { notice: quoteServerText(announced.notice, 2000) }),
+    ...(announced.notice === undefined ? {} : { notice: quoteServerText(announced.notice, 2000) }),
     stop: async () => {
       stopping = true;
       if (child.hasExited()) return;
