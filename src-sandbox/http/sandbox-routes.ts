@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { EXCHANGE_ADDRESSES, isTestnetAddress, parseWalletAddress } from '../addresses.js';
+import {
+  EXCHANGE_ADDRESSES,
+  INTENT_POLICY_ID,
+  isTestnetAddress,
+  parseWalletAddress,
+} from '../addresses.js';
 import { ADA, ASSETS, MARKETS, USDM, assetByUnit, fromUnits } from '../assets.js';
 import { ErrorCode, SandboxError } from '../errors.js';
 import { MIN_ORDER_LOVELACE } from '../exchange.js';
@@ -180,6 +185,7 @@ export function sandboxRoutes(
       deposit_confirmation_ms: facts.confirmationDelayMs,
       withdrawal_delay_ms: facts.withdrawalDelayMs,
       addresses: EXCHANGE_ADDRESSES,
+      intent_policy_id: INTENT_POLICY_ID,
     };
   });
 
