@@ -4,15 +4,7 @@ import {
   splitTransaction,
   addVkeyWitnesses,
 } from '../../src-main/signing';
-import {
-  decodeContextOf,
-  makeParties,
-  orderBody,
-  orderIntent,
-  ORDER_TERMS,
-  ACCOUNT_ID,
-  serialize,
-} from '../fixtures/cardano/exchange-transactions';
+import { decodeContextOf, makeParties, sellOrder } from '../fixtures/cardano/exchange-transactions';
 import { STRONG_PASSWORD, VECTOR_PHRASE, walletWorld } from '../fixtures/cardano/wallet-services';
 import { measure, report, type Timing } from './measure';
 
@@ -37,19 +29,10 @@ const wallet = await world.wallet.restore({
   password: STRONG_PASSWORD,
 });
 await world.session.unlock(STRONG_PASSWORD);
-const parties = makeParties(wallet.operationKeyHash);
-// The sandbox's profile: the order's datum terms are checked too.
-const p = {
-  ...parties,
-  profile: {
-    ...parties.profile,
-    orderDatum: 'countersign-sandbox-v1' as const,
-    accountId: ACCOUNT_ID,
-  },
-};
-const intent = { ...orderIntent, terms: ORDER_TERMS };
-const txHex = serialize(orderBody(p));
-const context = decodeContextOf(parties, p.profile);
+const p = makeParties(wallet.operationKeyHash);
+// A sandbox-built sell order in the published layout; its datum's terms are checked too.
+const { txHex, intent } = sellOrder(p);
+const context = decodeContextOf(p, p.profile);
 const decoded = decodeTransaction(txHex, context);
 const id = Buffer.from(decoded.id, 'hex');
 
