@@ -1,9 +1,9 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
-import { channels, type EmitEvent } from '../src-shared/contract';
+import { channels, type SendEvent } from '../src-shared/contract';
 import { eventChannel } from '../src-shared/contract/api';
 import { ErrorCode } from '../src-shared/errors';
 import type { Result } from '../src-shared/result';
-import type { Dispatch } from './app/dispatcher';
+import type { Dispatch } from './dispatch';
 import { isTrustedUrl, type TrustedOrigin } from './window';
 
 export const FORBIDDEN_SENDER: Result<never> = {
@@ -51,7 +51,7 @@ export const bindIpc = (
 
 /** Pushes contract events to our window only. */
 export const eventEmitter =
-  (getWindow: () => BrowserWindow | null): EmitEvent =>
+  (getWindow: () => BrowserWindow | null): SendEvent =>
   (name, payload) => {
     const window = getWindow();
     if (window && !window.isDestroyed()) window.webContents.send(eventChannel(name), payload);

@@ -15,6 +15,11 @@ const USDM_MAINNET = 'c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad00
 
 /** The assets each network trades (real-service.md; the sandbox adds its own NIGHT). */
 export const KNOWN_ASSETS: Readonly<Record<NetworkName, readonly AssetInfo[]>> = {
+  custom: [
+    ADA,
+    { unit: USDM_TESTNET, name: 'USDM', decimals: 6 },
+    { unit: USDM_MAINNET, name: 'USDM', decimals: 6 },
+  ],
   sandbox: [
     ADA,
     { unit: USDM_TESTNET, name: 'USDM', decimals: 6 },

@@ -45,11 +45,15 @@ export interface BuildExpiry {
   fundsSeconds: number;
 }
 
-/** Unverifiable orders: refused on production and the sandbox, a confirmed warning on staging. */
+/**
+ * Unverifiable orders: refused on production, the sandbox and a custom exchange, a confirmed
+ * warning on staging.
+ */
 export const UNVERIFIED_ORDERS_DEFAULT: Readonly<Record<NetworkName, 'refuse' | 'warn'>> = {
   sandbox: 'refuse',
   staging: 'warn',
   production: 'refuse',
+  custom: 'refuse',
 };
 
 /**
@@ -60,13 +64,14 @@ export const BUILD_EXPIRY_DEFAULT: Readonly<Record<NetworkName, BuildExpiry>> = 
   sandbox: { orderSeconds: 300, fundsSeconds: 7200 },
   staging: { orderSeconds: 600, fundsSeconds: 10_800 },
   production: { orderSeconds: 600, fundsSeconds: 10_800 },
+  custom: { orderSeconds: 600, fundsSeconds: 10_800 },
 };
 
 /**
  * Slot 0 in unix seconds for 1-second slots: the sandbox's own; Cardano preprod (Shelley from
  * slot 86400 at 2022-06-21) and mainnet (Shelley from slot 4492800 at 2020-07-29).
  */
-export const SLOT_ZERO_UNIX_SECONDS: Readonly<Record<NetworkName, number>> = {
+export const SLOT_ZERO_UNIX_SECONDS: Readonly<Record<Exclude<NetworkName, 'custom'>, number>> = {
   sandbox: 1_654_041_600,
   staging: 1_655_683_200,
   production: 1_591_566_291,
@@ -81,5 +86,9 @@ export const unverifiedOrdersOf = (p: ExchangeProfile): 'refuse' | 'warn' =>
 export const buildExpiryOf = (p: ExchangeProfile): BuildExpiry =>
   p.buildExpiry ?? BUILD_EXPIRY_DEFAULT[p.network];
 
+/** A custom exchange runs on mainnet (network id 1) or on preprod. */
 export const slotZeroOf = (p: ExchangeProfile): number =>
-  p.slotZeroUnixSeconds ?? SLOT_ZERO_UNIX_SECONDS[p.network];
+  p.slotZeroUnixSeconds ??
+  SLOT_ZERO_UNIX_SECONDS[
+    p.network !== 'custom' ? p.network : p.networkId === 1 ? 'production' : 'staging'
+  ];

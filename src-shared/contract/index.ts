@@ -10,7 +10,14 @@ import type {
 import { app } from './app';
 import { session, sessionEvents } from './session';
 import { wallet } from './wallet';
+import { operations, operationEvents } from './operations';
+import { trading } from './trading';
+import { funds, fundsEvents } from './funds';
+import { orders, orderEvents } from './orders';
+import { market, marketEvents } from './market';
+import { settings, settingsEvents } from './settings';
 import type { Result } from '../result';
+import type { Serialized } from '../domain/amount';
 
 /**
  * The whole IPC contract: every operation the renderer may ask of main, by area. Adding an
@@ -21,11 +28,22 @@ export const contract = {
   app,
   session,
   wallet,
+  settings,
+  market,
+  trading,
+  funds,
+  orders,
+  operations,
 } as const satisfies ContractShape;
 
 /** Every event main may push to the renderer. */
 export const events = {
   ...sessionEvents,
+  ...settingsEvents,
+  ...marketEvents,
+  ...orderEvents,
+  ...fundsEvents,
+  ...operationEvents,
 } as const satisfies EventsShape;
 
 export type Contract = typeof contract;
@@ -52,8 +70,8 @@ export const findOperation = (channel: string): AnyOperation | undefined => {
 
 type CallOf<O> =
   RequestOf<O> extends undefined
-    ? () => Promise<Result<ResponseOf<O>>>
-    : (request: RequestOf<O>) => Promise<Result<ResponseOf<O>>>;
+    ? () => Promise<Result<Serialized<ResponseOf<O>>>>
+    : (request: RequestOf<O>) => Promise<Result<Serialized<ResponseOf<O>>>>;
 
 /** What the renderer sees as `window.api`. */
 export type Api = {
@@ -62,7 +80,7 @@ export type Api = {
   /** Listen to an event from main; returns the function that stops listening. */
   readonly on: <E extends EventName>(
     name: E,
-    listener: (payload: PayloadOf<Events[E]>) => void,
+    listener: (payload: Serialized<PayloadOf<Events[E]>>) => void,
   ) => () => void;
 };
 
@@ -75,10 +93,33 @@ export type Handlers = {
   };
 };
 
-/** How main pushes an event: typed by name. */
+/** How a service pushes an event: typed by name, with domain values (decimal.js money). */
 export type EmitEvent = <E extends EventName>(name: E, payload: PayloadOf<Events[E]>) => void;
 
+/** How a transport (Electron IPC, the harness) sends an event once it is serialised. */
+export type SendEvent = <E extends EventName>(
+  name: E,
+  payload: Serialized<PayloadOf<Events[E]>>,
+) => void;
+
 export type { AppInfo } from './app';
+export type {
+  OperationKind,
+  OperationStep,
+  PreparedOperation,
+  OperationResult,
+  PendingOperation,
+  OperationProgress,
+  TransactionSummary,
+  IntentCheck,
+  ShownAmount,
+  Party,
+} from './operations';
+export type { OrderRequest, OrderPreview, CancelAllResult } from './trading';
+export type { FundsOverview, PendingFunds, FundsRules } from './funds';
+export type { OrderQuery } from './orders';
+export type { ConnectionState } from './market';
+export type { Settings } from './settings';
 export type { SessionStatus, LockState, AutoLock, LockReason } from './session';
 export type {
   WalletSummary,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation } from './define';
+import type { NetworkName } from '../network';
 
 /**
  * The trader's wallets. Responses carry only public data: the 24 words cross exactly once, in
@@ -38,7 +39,7 @@ export interface NewRecoveryPhrase {
 
 export interface WalletAddresses {
   walletId: string;
-  network: 'sandbox' | 'staging' | 'production';
+  network: NetworkName;
   /** Base address (payment key 0/0, stake key 2/0) on the app's network. */
   baseAddress: string;
   paymentKeyHash: string;
@@ -60,7 +61,7 @@ export interface WalletAsset {
 /** What a wallet (full or watch-only) holds on L1, at its base address. */
 export interface WalletBalance {
   walletId: string;
-  network: 'sandbox' | 'staging' | 'production';
+  network: NetworkName;
   address: string;
   /** ADA first, then the other assets by name. */
   assets: WalletAsset[];

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppServices, silentLogger } from '../../src-main/app';
+import { createAppServices } from '../../src-main/app';
+import { silentLogger } from '../../src-main/log';
 import { measure, reportMicros } from './measure';
 
 /**
@@ -14,9 +15,8 @@ const services = await createAppServices({
   version: '0.0.0',
   dataDir,
   runtime: 'harness',
-  network: 'sandbox',
   logger: silentLogger,
-  emit: () => {},
+  send: () => {},
 });
 
 reportMicros(

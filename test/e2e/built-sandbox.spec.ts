@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { silentLogger } from '../../src-main/app/logger';
+import { silentLogger } from '../../src-main/log';
 import { startEmbeddedSandbox } from '../../src-main/exchange';
 
 /**
@@ -18,7 +18,9 @@ test('the built sandbox bundle starts, serves the seed and stops cleanly', async
     logger: silentLogger,
   });
   try {
-    const network = await fetch(`${sandbox.url}/sandbox/network`);
+    const network = await fetch(`${sandbox.url}/sandbox/network`, {
+      headers: sandbox.adminToken ? { 'x-sandbox-token': sandbox.adminToken } : {},
+    });
     expect(network.status).toBe(200);
     const unauthorized = await fetch(`${sandbox.url}/accounts/balance`);
     expect(unauthorized.status).toBe(401);

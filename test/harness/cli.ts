@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { consoleLogger } from '../../src-main/app';
+import { consoleLogger } from '../../src-main/log';
 import { startHarness } from './server';
 
 /** `npm run harness -- [--port N] [--data-dir DIR]`: the app in a browser, for development. */

@@ -5,10 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createAppServices, silentLogger, type AppServices, type Logger } from '../../src-main/app';
+import { createAppServices, type AppServices } from '../../src-main/app';
+import { silentLogger, type Logger } from '../../src-main/log';
 import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/renderer-files';
-import type { EmitEvent } from '../../src-shared/contract';
-import type { NetworkName } from '../../src-shared/network';
+import type { SendEvent } from '../../src-shared/contract';
+import type { NetworkChoice } from '../../src-shared/network';
 import { CLIENT_SCRIPT_PATH, HarnessRequest, SOCKET_PATH } from './protocol';
 import { sourceSandboxCommand } from './sandbox-command';
 
@@ -19,7 +20,7 @@ export interface HarnessOptions {
   rendererDir?: string;
   dataDir: string;
   port?: number;
-  network?: NetworkName;
+  network?: NetworkChoice;
   logger?: Logger;
   /** Start the embedded sandbox exchange (from source) as Electron's main would; default true. */
   sandbox?: boolean;
@@ -64,7 +65,7 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
   const rendererDir = options.rendererDir ?? resolve(root, 'out/renderer');
   const token = randomBytes(24).toString('hex');
   const sockets = new Set<WebSocket>();
-  const emit: EmitEvent = (name, payload) => {
+  const send: SendEvent = (name, payload) => {
     const message = JSON.stringify({ event: name, payload });
     for (const socket of sockets) socket.send(message);
   };
@@ -77,9 +78,9 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     version: packageJson.version,
     dataDir: options.dataDir,
     runtime: 'harness',
-    network: options.network ?? 'sandbox',
+    network: options.network ?? { name: 'sandbox' },
     logger: options.logger ?? silentLogger,
-    emit,
+    send,
     ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),
   });
   const clientScript = await buildClientScript();

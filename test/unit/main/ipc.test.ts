@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { channels } from '../../../src-shared/contract';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { partialHandlers } from './partial-handlers';
-import { createDispatcher } from '../../../src-main/app/dispatcher';
-import type { Logger } from '../../../src-main/app/logger';
+import { createDispatcher } from '../../../src-main/dispatch';
+import type { Logger } from '../../../src-main/log';
 import { fakeWebContents } from './electron-mock';
 
 vi.mock('electron', () => ({

@@ -1,0 +1,467 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  NewRecoveryPhrase,
+  WalletAddresses,
+  WalletBalance,
+  WalletList,
+  WalletSummary,
+} from '../../../src-shared/contract';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
+import { assetInfo, LOVELACE } from '../../../src-shared/assets';
+import { fromSmallestUnit } from '../../../src-shared/money';
+import { totalOf, type ChainLookup } from '../../chain';
+import {
+  accountKeyOf,
+  accountPublicKeyToBech32,
+  addressesOf,
+  checkRecoveryPhrase,
+  cleanWalletName,
+  cryptoIsReady,
+  decryptExchangeOperationKey,
+  generateOperationKey,
+  maskApiKey,
+  newRecoveryPhrase,
+  newWalletId,
+  parseAccountPublicKey,
+  pickWordsToConfirm,
+  recoveryPhraseEntropy,
+  requireStrongPassword,
+  rootKeyFromEntropy,
+  SigningKey,
+  type SealedSecrets,
+  type UnlockAttempts,
+  type WalletBook,
+  type WalletRecord,
+  type WalletSecrets,
+} from '../../wallet';
+import type { SandboxAdmin } from '../../exchange';
+import type { SessionService } from '../session/service';
+
+/**
+ * The trader's wallets behind the `wallet:*` operations: create (24 words shown once, confirmed by
+ * re-typing some), restore, watch-only import, select, rename, remove, addresses. Every new wallet
+ * gets its own operation key, generated here and sealed with the spending password.
+ */
+export interface WalletServiceDeps {
+  book: WalletBook;
+  secrets: WalletSecrets;
+  session: SessionService;
+  /** The wrong-password throttle shared with unlock and signing. */
+  attempts: UnlockAttempts;
+  network: () => NetworkName;
+  /** Cardano network id of the app's network (a custom network states its own). */
+  networkId: () => 0 | 1;
+  /** The embedded sandbox's own endpoints, when the app's network is the sandbox. */
+  sandboxAdmin?: () => Promise<SandboxAdmin | null>;
+  /** Where the wallet's L1 coins are read on the app's network. */
+  chain?: () => ChainLookup;
+  now?: () => number;
+}
+
+interface PendingCreation {
+  creationId: string;
+  words: string[];
+  confirmPositions: number[];
+  record: WalletRecord;
+  sealed: SealedSecrets;
+  expiresAt: number;
+}
+
+/** How long a shown phrase waits for its confirmation. */
+const CREATION_TTL_MS = 30 * 60_000;
+
+export class WalletService {
+  #pending: PendingCreation | null = null;
+
+  constructor(private readonly deps: WalletServiceDeps) {}
+
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  #summary(record: WalletRecord, activeWalletId: string | null): WalletSummary {
+    return {
+      id: record.id,
+      name: record.name,
+      kind: record.kind,
+      active: record.id === activeWalletId,
+      operationKeyHash: record.operationKeyHash,
+      createdAt: record.createdAt,
+      apiKey: record.apiKeys?.[this.deps.network()] ?? null,
+      exchangeAccountId: record.exchangeAccounts?.[this.deps.network()] ?? null,
+    };
+  }
+
+  async #summaryOf(walletId: string): Promise<WalletSummary> {
+    const { activeWalletId } = await this.deps.book.list();
+    return this.#summary(await this.deps.book.get(walletId), activeWalletId);
+  }
+
+  async list(): Promise<WalletList> {
+    const { wallets, activeWalletId } = await this.deps.book.list();
+    return { wallets: wallets.map((w) => this.#summary(w, activeWalletId)), activeWalletId };
+  }
+
+  async #assertNotPresent(accountPublicKey: string): Promise<void> {
+    const { wallets } = await this.deps.book.list();
+    const same = wallets.find((w) => w.accountPublicKey === accountPublicKey);
+    if (same) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This wallet is already here, as "${same.name}". Select it in the wallet list instead.`,
+      );
+    }
+  }
+
+  /** Seals a new wallet's secrets and describes it; nothing is written yet. */
+  async #prepare(
+    name: string,
+    password: string,
+    kind: WalletRecord['kind'],
+    accountPublicKey: string,
+    entropy: Uint8Array | undefined,
+  ): Promise<{ record: WalletRecord; sealed: SealedSecrets }> {
+    const id = newWalletId();
+    const operationKey = generateOperationKey();
+    try {
+      const operationKeyHash = new SigningKey(Buffer.from(operationKey)).keyHash;
+      const sealed = await this.deps.secrets.seal(id, password, {
+        operationKey,
+        ...(entropy ? { entropy } : {}),
+      });
+      const record: WalletRecord = {
+        id,
+        name,
+        kind,
+        accountPublicKey,
+        operationKeyHash,
+        createdAt: new Date(this.#now()).toISOString(),
+      };
+      return { record, sealed };
+    } finally {
+      operationKey.fill(0);
+    }
+  }
+
+  async #store(record: WalletRecord, sealed: SealedSecrets): Promise<WalletSummary> {
+    await this.deps.book.assertNameFree(record.name);
+    await this.deps.secrets.write(sealed);
+    try {
+      await this.deps.book.add(record);
+    } catch (error) {
+      await this.deps.secrets.removeAll(record.id).catch(() => undefined);
+      throw error;
+    }
+    await this.deps.session.walletChanged();
+    return this.#summaryOf(record.id);
+  }
+
+  #accountKeyHex(entropy: Uint8Array): string {
+    const root = rootKeyFromEntropy(entropy);
+    const account = accountKeyOf(root);
+    const hex = account.toPublic().hex();
+    root.bytes().fill(0);
+    account.bytes().fill(0);
+    return hex;
+  }
+
+  async create(request: { name: string; password: string }): Promise<NewRecoveryPhrase> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    await this.deps.book.assertNameFree(name);
+    const words = newRecoveryPhrase();
+    const entropy = recoveryPhraseEntropy(words);
+    try {
+      const { record, sealed } = await this.#prepare(
+        name,
+        request.password,
+        'full',
+        this.#accountKeyHex(entropy),
+        entropy,
+      );
+      const confirmPositions = pickWordsToConfirm(words.length, 3);
+      this.#pending = {
+        creationId: randomUUID(),
+        words,
+        confirmPositions,
+        record,
+        sealed,
+        expiresAt: this.#now() + CREATION_TTL_MS,
+      };
+      return { creationId: this.#pending.creationId, words: [...words], confirmPositions };
+    } finally {
+      entropy.fill(0);
+    }
+  }
+
+  async confirmCreate(request: {
+    creationId: string;
+    words: Array<{ position: number; word: string }>;
+  }): Promise<WalletSummary> {
+    const pending = this.#pending;
+    if (!pending || pending.creationId !== request.creationId || pending.expiresAt < this.#now()) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'This recovery phrase is no longer waiting for confirmation. Start the wallet creation again.',
+      );
+    }
+    for (const position of pending.confirmPositions) {
+      const typed = request.words
+        .find((w) => w.position === position)
+        ?.word.trim()
+        .toLowerCase();
+      if (typed !== pending.words[position - 1]) {
+        throw new AppError(
+          ErrorCode.InvalidMnemonic,
+          `Word ${position} does not match the phrase shown. Check your written copy and type it again.`,
+        );
+      }
+    }
+    this.#pending = null;
+    pending.words.fill('');
+    return this.#store(pending.record, pending.sealed);
+  }
+
+  async restore(request: {
+    name: string;
+    words: string | string[];
+    password: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    const words = checkRecoveryPhrase(request.words);
+    const entropy = recoveryPhraseEntropy(words);
+    try {
+      const accountPublicKey = this.#accountKeyHex(entropy);
+      await this.#assertNotPresent(accountPublicKey);
+      await this.deps.book.assertNameFree(name);
+      const { record, sealed } = await this.#prepare(
+        name,
+        request.password,
+        'full',
+        accountPublicKey,
+        entropy,
+      );
+      return await this.#store(record, sealed);
+    } finally {
+      entropy.fill(0);
+    }
+  }
+
+  async importWatchOnly(request: {
+    name: string;
+    accountPublicKey: string;
+    password: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const name = cleanWalletName(request.name);
+    requireStrongPassword(request.password);
+    const accountPublicKey = parseAccountPublicKey(request.accountPublicKey).hex();
+    await this.#assertNotPresent(accountPublicKey);
+    await this.deps.book.assertNameFree(name);
+    const { record, sealed } = await this.#prepare(
+      name,
+      request.password,
+      'watch-only',
+      accountPublicKey,
+      undefined,
+    );
+    return this.#store(record, sealed);
+  }
+
+  async select(request: { walletId: string }): Promise<WalletSummary> {
+    const before = (await this.deps.book.list()).activeWalletId;
+    await this.deps.book.select(request.walletId);
+    if (before !== request.walletId) await this.deps.session.walletChanged();
+    return this.#summaryOf(request.walletId);
+  }
+
+  async rename(request: { walletId: string; name: string }): Promise<WalletSummary> {
+    await this.deps.book.rename(request.walletId, cleanWalletName(request.name));
+    const active = (await this.deps.book.list()).activeWalletId;
+    if (active === request.walletId) await this.deps.session.refresh();
+    return this.#summaryOf(request.walletId);
+  }
+
+  async remove(request: { walletId: string; confirmName: string }): Promise<WalletList> {
+    const wallet = await this.deps.book.get(request.walletId);
+    if (request.confirmName.trim().toLowerCase() !== wallet.name.toLowerCase()) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `Type the wallet's name, "${wallet.name}", to confirm its removal. Nothing was removed.`,
+      );
+    }
+    const wasActive = (await this.deps.book.list()).activeWalletId === wallet.id;
+    if (wasActive) await this.deps.session.lock('wallet-changed');
+    await this.deps.secrets.removeAll(wallet.id, Object.keys(wallet.apiKeys ?? {}));
+    await this.deps.book.remove(wallet.id);
+    if (wasActive) await this.deps.session.walletChanged();
+    return this.list();
+  }
+
+  /** Seals the exchange API key of a wallet for the app's network; responses show it masked. */
+  async setApiKey(request: {
+    walletId: string;
+    apiKey: string;
+    password: string;
+  }): Promise<WalletSummary> {
+    const wallet = await this.deps.book.get(request.walletId);
+    const network = this.deps.network();
+    const apiKey = request.apiKey.trim();
+    checkApiKeyShape(network, apiKey);
+    await this.deps.attempts.guard(() =>
+      this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password),
+    );
+    await this.deps.book.setMaskedApiKey(wallet.id, network, maskApiKey(apiKey));
+    this.deps.session.apiKeyChanged(wallet.id, apiKey);
+    return this.#summaryOf(wallet.id);
+  }
+
+  /**
+   * Opens the wallet's account on the embedded sandbox: registers its address and operation key
+   * hash (so only that key can trade for it) and seals the API key it gets with the password.
+   */
+  async joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
+    const network = this.deps.network();
+    const admin = network === 'sandbox' ? await this.deps.sandboxAdmin?.() : null;
+    if (!admin) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'Only the built-in practice exchange opens accounts from Countersign. For staging or ' +
+          'production, create an API key on the exchange and add it to this wallet.',
+      );
+    }
+    const wallet = await this.deps.book.get(request.walletId);
+    // Check the password before anything leaves this computer.
+    await this.deps.attempts.guard(async () =>
+      (await this.deps.secrets.openOperationKey(wallet.id, request.password)).wipe(),
+    );
+    const { baseAddress } = await this.addresses({ walletId: wallet.id });
+    const account = await admin.openAccount({
+      address: baseAddress,
+      operationKeyHash: wallet.operationKeyHash,
+    });
+    // Practice funds in the wallet on L1, ready to deposit, once per new wallet.
+    const coins = await this.deps
+      .chain?.()
+      .utxosAt(baseAddress)
+      .catch(() => []);
+    if (coins?.length === 0) await admin.faucet(baseAddress);
+    await this.setApiKey({
+      walletId: wallet.id,
+      apiKey: account.apiKey,
+      password: request.password,
+    });
+    await this.deps.book.setExchangeAccount(wallet.id, network, account.accountId);
+    return this.#summaryOf(wallet.id);
+  }
+
+  /** The wallet's coins on L1 at its base address; a watch-only wallet sees its own too. */
+  async balance(request: { walletId?: string | undefined }): Promise<WalletBalance> {
+    const network = this.deps.network();
+    const chain = this.deps.chain?.();
+    if (!chain) {
+      throw new AppError(
+        ErrorCode.Network,
+        `Countersign cannot read wallet coins on ${NETWORK_LABELS[network]} yet: it has no chain ` +
+          'provider for it. Your coins are safe; a Cardano explorer shows them.',
+      );
+    }
+    const { walletId, baseAddress } = await this.addresses(request);
+    const utxos = await chain.utxosAt(baseAddress);
+    const total = totalOf(utxos);
+    total.set(LOVELACE, total.get(LOVELACE) ?? 0n);
+    const assets = [...total]
+      .map(([unit, quantity]) => {
+        const info = assetInfo(network, unit);
+        return {
+          unit,
+          name: info.name,
+          quantity: quantity.toString(),
+          amount: fromSmallestUnit(quantity, info.decimals).toFixed(),
+        };
+      })
+      .sort((a, b) =>
+        a.unit === LOVELACE ? -1 : b.unit === LOVELACE ? 1 : a.name.localeCompare(b.name),
+      );
+    return { walletId, network, address: baseAddress, assets, utxoCount: utxos.length };
+  }
+
+  async addresses(request: { walletId?: string | undefined }): Promise<WalletAddresses> {
+    await cryptoIsReady();
+    const wallet = request.walletId
+      ? await this.deps.book.get(request.walletId)
+      : await this.deps.book.active();
+    if (!wallet) {
+      throw new AppError(
+        ErrorCode.WalletNotFound,
+        'There is no wallet yet. Create or restore one first.',
+      );
+    }
+    const network = this.deps.network();
+    const account = parseAccountPublicKey(wallet.accountPublicKey);
+    return {
+      walletId: wallet.id,
+      network,
+      ...addressesOf(account, this.deps.networkId()),
+      accountPublicKey: accountPublicKeyToBech32(account),
+    };
+  }
+
+  /**
+   * Replaces the active wallet's operation key with the exchange's copy (`GET
+   * /accounts/operation-key` on a real deployment): decrypted with the trading password, checked
+   * against the key hash the exchange states, sealed with the spending password.
+   */
+  async importExchangeOperationKey(request: {
+    walletId: string;
+    encryptedOperationKey: string;
+    operationKeyHash: string;
+    tradingPassword: string;
+    spendingPassword: string;
+  }): Promise<WalletSummary> {
+    await cryptoIsReady();
+    const wallet = await this.deps.book.get(request.walletId);
+    const raw = await decryptExchangeOperationKey(
+      request.encryptedOperationKey,
+      request.tradingPassword,
+    );
+    const key = new SigningKey(Buffer.from(raw));
+    try {
+      if (key.keyHash !== request.operationKeyHash.toLowerCase()) {
+        throw new AppError(
+          ErrorCode.VaultCorrupted,
+          'The operation key from the exchange does not match the key hash it states. Nothing was changed; contact the exchange.',
+        );
+      }
+      await this.deps.attempts.guard(() =>
+        this.deps.secrets.replaceOperationKey(wallet.id, request.spendingPassword, raw),
+      );
+      await this.deps.book.replaceOperationKeyHash(wallet.id, key.keyHash);
+    } finally {
+      raw.fill(0);
+      key.wipe();
+    }
+    await this.deps.session.walletChanged();
+    return this.#summaryOf(wallet.id);
+  }
+}
+
+/** The real service's API keys: 32 hexadecimal characters (its dashboard shows them so). */
+const REAL_API_KEY = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * Refuses a key that cannot be one of the real service's before anything is sealed, so a
+ * mistyped or truncated paste is caught here and not as a refusal on the first order.
+ */
+const checkApiKeyShape = (network: string, apiKey: string): void => {
+  if ((network === 'staging' || network === 'production') && !REAL_API_KEY.test(apiKey)) {
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `That is not a ${NETWORK_LABELS[network]} API key: it must be exactly 32 characters of 0-9 and a-f (you entered ${apiKey.length}). Copy it again from the exchange's API key page; nothing was saved.`,
+    );
+  }
+};
