@@ -4,7 +4,7 @@ import { keyHashOf, witnessVerifies } from './transaction-bytes';
 import { checkCancelOrder } from './intents/cancel-order';
 import { checkDeposit } from './intents/deposit';
 import { checkPlaceOrder } from './intents/place-order';
-import { ada, Findings, outputText, shortHash } from './intents/shared';
+import { ada, describe, Findings, outputText, shortHash } from './intents/shared';
 import { checkWithdrawal } from './intents/withdrawal';
 import {
   buildExpiryOf,
@@ -81,6 +81,11 @@ export interface WithdrawalIntent {
   statedFeeLovelace: bigint;
   /** The wallet's own UTxOs as far as it knows them: none may be spent. */
   ownUtxos?: ReadonlySet<string>;
+  /**
+   * The exchange's coins it may spend (its treasury's UTxOs, looked up by the app), with their
+   * content: every input must be one of them, and the transaction must balance against them.
+   */
+  exchangeUtxos?: ReadonlyMap<string, { address: string; amounts: Amounts }>;
 }
 
 export type SigningIntent = PlaceOrderIntent | CancelOrderIntent | DepositIntent | WithdrawalIntent;
@@ -257,6 +262,36 @@ const checkSigners = (
   }
 };
 
+/**
+ * When the wallet knows what every spent input holds (its own coins, the exchange UTxO the app
+ * looked up), the transaction must balance exactly as the ledger counts it: inputs plus mint
+ * equal outputs plus fee. Anything else means an output claims coins the inputs do not explain,
+ * or coins go somewhere the outputs do not show.
+ */
+const checkBalance = (tx: DecodedTransaction, profile: ExchangeProfile, f: Findings): void => {
+  if (tx.inputs.some((i) => i.known === null)) return;
+  const net = new Map<string, bigint>();
+  const add = (unit: string, q: bigint) => net.set(unit, (net.get(unit) ?? 0n) + q);
+  for (const i of tx.inputs) for (const [u, q] of i.known?.amounts ?? []) add(u, q);
+  for (const [u, q] of tx.mint) add(u, q);
+  for (const o of tx.outputs) for (const [u, q] of o.amounts) add(u, -q);
+  add('lovelace', -tx.fee);
+  const surplus = new Map([...net].filter(([, q]) => q > 0n));
+  const deficit = new Map([...net].filter(([, q]) => q < 0n).map(([u, q]) => [u, -q]));
+  if (surplus.size) {
+    f.refuse(
+      `Its inputs hold ${describe(surplus, profile)} more than its outputs and fee account for`,
+      'inputs',
+    );
+  }
+  if (deficit.size) {
+    f.refuse(
+      `Its outputs hold ${describe(deficit, profile)} more than its inputs provide`,
+      'value',
+    );
+  }
+};
+
 export const checkIntent = (
   tx: DecodedTransaction,
   intent: SigningIntent,
@@ -269,6 +304,7 @@ export const checkIntent = (
   checkStructure(tx, f);
   checkTime(tx, profile, funds, options.now ?? Date.now(), f);
   checkFee(tx, profile, funds, f);
+  checkBalance(tx, profile, f);
   const ourKeys = new Map<string, string>([[profile.operationKeyHash, 'trading key']]);
   if (tx.ownStakeKeyHash) ourKeys.set(tx.ownStakeKeyHash, 'stake key');
   if (tx.ownPaymentKeyHash) ourKeys.set(tx.ownPaymentKeyHash, 'wallet key');

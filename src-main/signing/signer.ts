@@ -109,6 +109,9 @@ export class TransactionSigner {
   ): Review {
     const known = new Map(knownOutputs ?? []);
     if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
+    if (intent.kind === 'withdrawal') {
+      for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
+    }
     const decoded = decodeTransaction(txHex, {
       networkId: profile.networkId,
       own: this.#ownWallet(wallet, profile.networkId),

@@ -188,14 +188,13 @@ export const checkPlaceOrder = (
       f.refuse(`It spends coins of your keys (${input.id}); an order never does`, 'inputs');
     }
   }
-  if (intent.accountUtxo !== undefined) {
-    const others = tx.inputs.filter((i) => i.id !== intent.accountUtxo);
-    if (others.length || tx.inputs.length !== 1) {
-      f.refuse(
-        `It spends ${tx.inputs.length} inputs instead of only your exchange account’s ${intent.accountUtxo}`,
-        'inputs',
-      );
-    }
+  // Exactly one input: the trader's exchange account (the one the app names, when it knows it).
+  const named = intent.accountUtxo;
+  if (tx.inputs.length !== 1 || (named !== undefined && tx.inputs[0]?.id !== named)) {
+    f.refuse(
+      `It spends ${tx.inputs.length === 1 ? `${tx.inputs[0]?.id}` : `${tx.inputs.length} inputs`} instead of only your exchange account’s${named ? ` ${named}` : ''}`,
+      'inputs',
+    );
   }
   // Outputs besides the intent: only back to the trader's exchange account, plain.
   for (const o of tx.outputs) {

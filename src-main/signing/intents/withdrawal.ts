@@ -37,6 +37,23 @@ export const checkWithdrawal = (
       f.refuse(`It spends coins of your keys (${i.id}); a withdrawal never does`, 'inputs');
     }
   }
+  // Every coin it spends must be the exchange's, as the app looked them up: a coin the wallet
+  // does not list could still be payable to one of its keys (parked at another address).
+  // When they cannot be looked up, it spends exactly one coin: the exchange's payout.
+  const exchange = intent.exchangeUtxos;
+  if (exchange === undefined) {
+    if (tx.inputs.length !== 1) {
+      f.refuse(
+        `It spends ${tx.inputs.length} coins instead of the exchange’s one payout coin`,
+        'inputs',
+      );
+    }
+  } else {
+    for (const i of tx.inputs) {
+      if (exchange.has(i.id) && !own.has(i.id)) continue;
+      f.refuse(`It spends ${i.id}, which is not one of the exchange’s coins`, 'inputs');
+    }
+  }
   for (const id of tx.collateralInputs) {
     if (own.has(id)) f.refuse(`It pledges your coins (${id}) as collateral`, 'inputs');
   }

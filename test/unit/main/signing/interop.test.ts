@@ -7,7 +7,7 @@ import {
   recoveryPhraseEntropy,
   rootKeyFromEntropy,
 } from '../../../../src-main/wallet';
-import { startSandbox } from '../../../../src-sandbox/index';
+import { startSandbox, type RunningSandbox } from '../../../../src-sandbox/index';
 import {
   depositRequest,
   encodePlutusData,
@@ -38,7 +38,7 @@ import { tempDir } from '../../sandbox/helpers';
  * sandbox exactly like the one the app signs (same id, same witness), and the app reads CSL's
  * encoding of the published datums as it reads the sandbox's.
  */
-let sandbox: { url: string; close(): Promise<void> };
+let sandbox: RunningSandbox;
 let world: WalletWorld;
 let trader: SandboxTrader;
 let p: Parties;
@@ -88,7 +88,12 @@ beforeAll(async () => {
     spendingPassword: STRONG_PASSWORD,
   });
   await world.session.unlock(STRONG_PASSWORD);
-  trader = await new SandboxTrader(sandbox.url, p.user.baseAddress, p.operationKey.keyHash).join();
+  trader = await new SandboxTrader(
+    sandbox.url,
+    p.user.baseAddress,
+    p.operationKey.keyHash,
+    sandbox.adminToken,
+  ).join();
 }, 60_000);
 afterAll(async () => {
   await trader?.close();

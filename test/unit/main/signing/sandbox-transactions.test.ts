@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { Money } from '../../../../src-shared/money';
-import { startSandbox } from '../../../../src-sandbox/index';
+import { startSandbox, type RunningSandbox } from '../../../../src-sandbox/index';
 import {
   encryptedFixtureOperationKey,
   makeParties,
@@ -21,7 +21,7 @@ import { tempDir } from '../../sandbox/helpers';
  * sandbox over HTTP in the published layout, checked and signed by the app's `TransactionSigner`
  * with the intent the app's services would pass, and accepted by the sandbox's submit checks.
  */
-let sandbox: { url: string; close(): Promise<void> };
+let sandbox: RunningSandbox;
 let world: WalletWorld;
 let trader: SandboxTrader;
 const ADA = 1_000_000n;
@@ -51,7 +51,12 @@ beforeAll(async () => {
     spendingPassword: STRONG_PASSWORD,
   });
   await world.session.unlock(STRONG_PASSWORD);
-  trader = await new SandboxTrader(sandbox.url, p.user.baseAddress, p.operationKey.keyHash).join();
+  trader = await new SandboxTrader(
+    sandbox.url,
+    p.user.baseAddress,
+    p.operationKey.keyHash,
+    sandbox.adminToken,
+  ).join();
   const coins = await trader.faucet(2000n * ADA, 1000n * ADA);
   const d = await trader.buildDeposit(
     new Map([
