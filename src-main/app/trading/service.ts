@@ -30,6 +30,22 @@ export interface TradingDeps {
   accountAddress: (connection: Connection, account: TradingAccount) => Promise<string | undefined>;
 }
 
+/** What an open order still locks, in smallest units, as its record states it. */
+const lockedBy = (order: Order, rules: ExchangeRules): Map<string, bigint> => {
+  const market = marketOf(rules, order.symbol);
+  const locked = new Map<string, bigint>();
+  if (!market) return locked;
+  for (const [unit, amount] of [
+    [market.baseUnit, order.lockedBaseQty],
+    [market.quoteUnit, order.lockedQuoteQty],
+  ] as const) {
+    const { decimals } = assetOf(rules, unit);
+    const q = toSmallestUnit(amount.toDecimalPlaces(decimals, Money.ROUND_UP), decimals);
+    if (q > 0n) locked.set(unit, q);
+  }
+  return locked;
+};
+
 /**
  * The worst price a market order may fill at, as the trader accepted it: the best price they saw
  * (the best ask for a buy, the best bid for a sell) moved by their slippage limit against them.
@@ -277,6 +293,8 @@ export class TradingService {
         kind: 'cancel-order',
         orderId: order.id,
         orderUtxo: order.activeOrderUtxoId ?? '',
+        // The sandbox's records state exactly what an order locks; the cancel must return it.
+        ...(connection.isSandbox ? { refund: lockedBy(order, rules) } : {}),
       };
       const review = await this.deps.signer.review(txHex, intent, profile);
       return this.deps.operations.register(operation, {

@@ -61,9 +61,11 @@ export const checkCancelOrder = (
       'where the cancel returns the order’s funds, because your exchange account’s address is not known',
     );
   }
+  // Tokens come back exactly; ADA at least as locked (an order's minimum ADA may come back too).
   if (
     intent.refund &&
-    !sameAmounts(without(refund, [LOVELACE]), without(intent.refund, [LOVELACE]))
+    (!sameAmounts(without(refund, [LOVELACE]), without(intent.refund, [LOVELACE])) ||
+      (refund.get(LOVELACE) ?? 0n) < (intent.refund.get(LOVELACE) ?? 0n))
   ) {
     f.refuse(
       `It returns ${describe(refund, profile)} to your exchange account instead of the ${describe(intent.refund, profile)} the order locks`,

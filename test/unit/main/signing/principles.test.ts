@@ -121,6 +121,16 @@ describe('2. value is conserved as the trader asked', () => {
     });
     refusedFor(review(kept, d.intent), /more than its outputs and fee account for/);
   });
+
+  it('a cancel returns at least what the order locks to the trader’s exchange account', () => {
+    const c = cancelOrder(p);
+    clean(review(c.txHex, c.intent));
+    const short = mutate(c.txHex, (b) => {
+      const o = b.outputs[1];
+      if (o) b.outputs[1] = { ...o, value: { coins: 99n * ADA } };
+    });
+    refusedFor(review(short, c.intent), /returns 99 ADA to your exchange account instead of/);
+  });
 });
 
 describe('3. "our address" is exactly the wallet’s base address', () => {
