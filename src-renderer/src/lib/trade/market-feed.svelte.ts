@@ -39,6 +39,8 @@ export class MarketFeed {
   ticker = $state.raw<TickerT | null>(null);
   trades = $state.raw<MarketTradeT[]>([]);
   connection = $state.raw<ConnectionState | null>(null);
+  /** Whether the last price went up or down with its latest change. */
+  lastMove = $state<'up' | 'down' | null>(null);
   /** The markets could not be read: nothing on this screen can work. */
   error = $state<string | null>(null);
   /** This market's data could not be read (the rest of the screen still works). */
@@ -93,6 +95,7 @@ export class MarketFeed {
     this.storage?.setItem(SYMBOL_KEY, symbol);
     this.depth = null;
     this.ticker = null;
+    this.lastMove = null;
     this.trades = [];
     await this.load(symbol);
   }
@@ -140,7 +143,12 @@ export class MarketFeed {
 
   private applyTicker(payload: unknown): void {
     const parsed = Ticker.safeParse(payload);
-    if (parsed.success && parsed.data.symbol === this.symbol) this.ticker = parsed.data;
+    if (!parsed.success || parsed.data.symbol !== this.symbol) return;
+    const before = this.ticker?.price;
+    const now = parsed.data.price;
+    if (before && now && !now.equals(before))
+      this.lastMove = now.greaterThan(before) ? 'up' : 'down';
+    this.ticker = parsed.data;
   }
 
   private parseTrades(trades: readonly unknown[]): MarketTradeT[] {

@@ -142,8 +142,18 @@ export class OrderForm {
   );
   readonly free = $derived.by(() => (this.lockAsset ? this.deps.free(this.lockAsset) : null));
 
+  /**
+   * What a preview answers for: the order, and what its checks depend on that can change while
+   * it is on screen (the free balance, the number of open orders).
+   */
+  readonly previewKey = $derived.by(() =>
+    this.request
+      ? `${this.requestKey}|${this.free?.toFixed() ?? '?'}|${this.deps.openOrders()}`
+      : '',
+  );
+
   readonly currentPreview = $derived(
-    this.preview && this.preview.key === this.requestKey ? this.preview.value : null,
+    this.preview && this.preview.key === this.previewKey ? this.preview.value : null,
   );
 
   /** Reasons the order cannot be sent, in words; empty when it may go. */
@@ -200,7 +210,7 @@ export class OrderForm {
     if (this.previewTimer) clearTimeout(this.previewTimer);
     this.previewTimer = null;
     const request = this.request;
-    const key = this.requestKey;
+    const key = this.previewKey;
     if (!request) {
       this.previewError = null;
       return;
