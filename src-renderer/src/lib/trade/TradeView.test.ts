@@ -41,7 +41,8 @@ const answers = (overrides: Record<string, unknown> = {}) => ({
   'market:ticker': (r: unknown) => ({
     symbol: (r as { symbol: string }).symbol,
     price: '0.65',
-    change24h: '0.013',
+    // Main gives the 24 h change in percent of the price a day ago.
+    change24h: '1.5625',
   }),
   'market:trades': () => [],
   'market:candles': () => [],
@@ -104,6 +105,16 @@ describe('TradeView', () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Quantity/ })),
     );
+  });
+
+  it('shows the last price and its 24 h change in quote units and percent', async () => {
+    setup();
+    const change = (await screen.findByText('24h change')).nextElementSibling;
+    // 0.65 after +1.5625 %: it was 0.6400 a day ago, a move of 0.0100 USDM.
+    await waitFor(() =>
+      expect(change?.textContent?.replace(/\s+/g, ' ')).toContain('+0.0100 (+1.56%)'),
+    );
+    expect(change?.classList.contains('up')).toBe(true);
   });
 
   it('places a limit order through the operation runner with what was typed', async () => {
