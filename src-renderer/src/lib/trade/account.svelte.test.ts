@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TraderAccount } from './account.svelte';
 import { fakeApi, orderOf } from './fake-api';
 
@@ -83,6 +83,31 @@ describe('TraderAccount', () => {
 
     fake.emit('session:changed', { state: 'locked', walletName: 'Main' });
     expect(account.canTrade).toBe(false);
+  });
+
+  it('reads the fills again when orders or balances change (an order filled whole as placed)', async () => {
+    let traded: ReturnType<typeof orderOf>[] = [];
+    const fake = fakeApi({
+      'funds:overview': () => overview('50'),
+      'orders:list': () => ({ orders: traded, page: 1, limit: 100, totalCount: 0, totalPages: 0 }),
+    });
+    const account = new TraderAccount(fake.api, 20);
+    await account.start();
+    expect(account.fills).toEqual([]);
+    // Filled at once: it never rests in the open list, so main sends no fill event for it.
+    traded = [
+      orderOf({
+        id: 'o3',
+        status: 'fully_filled',
+        executions: [execution('e9', 'o3', '2025-03-01T12:00:03Z')],
+      }),
+    ];
+    fake.emit('funds:changed', overview('43.5'));
+    fake.emit('orders:open', []);
+    await vi.waitFor(() => expect(account.fills.map((f) => f.id)).toEqual(['e9']));
+    const reads = fake.calls.filter((c) => c.channel === 'orders:list').length;
+    expect(reads).toBe(2);
+    account.dispose();
   });
 
   it("keeps main's message when a part cannot load, without blocking the others", async () => {

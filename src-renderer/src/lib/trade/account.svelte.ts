@@ -35,8 +35,17 @@ export class TraderAccount {
   readonly canTrade = $derived(this.session?.state === 'unlocked');
 
   private readonly stops: Array<() => void> = [];
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly api: Api) {}
+  /**
+   * `refillAfterMs`: how long after the open orders or balances change the fills are read again.
+   * An order that fills whole as it is placed never shows in the open list, so main has no fill
+   * event for it; its balances and open-orders events are the sign that something traded.
+   */
+  constructor(
+    private readonly api: Api,
+    private readonly refillAfterMs = 400,
+  ) {}
 
   async start(): Promise<void> {
     if (this.stops.length === 0) this.listen();
@@ -64,10 +73,14 @@ export class TraderAccount {
 
   private listen(): void {
     this.stops.push(
-      this.api.on('funds:changed', (overview) => this.applyBalances(overview.exchange)),
+      this.api.on('funds:changed', (overview) => {
+        this.applyBalances(overview.exchange);
+        this.refillSoon();
+      }),
       this.api.on('orders:open', (orders) => {
         this.openOrders = parseOrders(orders);
         this.openOrdersError = null;
+        this.refillSoon();
       }),
       this.api.on('orders:filled', (fill) => {
         const order = Order.safeParse(fill.order);
@@ -82,6 +95,12 @@ export class TraderAccount {
         this.settings = settings;
       }),
     );
+  }
+
+  /** Reads the fills again once a burst of changes has settled. */
+  refillSoon(): void {
+    clearTimeout(this.refillTimer);
+    this.refillTimer = setTimeout(() => void this.loadFills(), this.refillAfterMs);
   }
 
   private applyBalances(entries: readonly unknown[]): void {
@@ -120,6 +139,7 @@ export class TraderAccount {
   }
 
   dispose(): void {
+    clearTimeout(this.refillTimer);
     for (const stop of this.stops.splice(0)) stop();
   }
 }
