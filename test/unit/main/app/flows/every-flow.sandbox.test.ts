@@ -1,12 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServices, type AppServices } from '../../../../../src-main/app';
-import { silentLogger } from '../../../../../src-main/log';
-import { MemorySecretStore } from '../../../../../src-main/wallet';
 import type {
-  EventName,
   FundsOverview,
   OperationProgress,
   OperationResult,
@@ -15,12 +8,9 @@ import type {
 } from '../../../../../src-shared/contract';
 import type { Serialized } from '../../../../../src-shared/domain/amount';
 import type { Depth, Order, OrderPage } from '../../../../../src-shared/domain';
-import { sourceSandboxCommand } from '../../../../harness/sandbox-command';
-import {
-  STRONG_PASSWORD,
-  TEST_VAULT_COST,
-  VECTOR_PHRASE,
-} from '../../../../fixtures/cardano/wallet-services';
+import { Money } from '../../../../../src-shared/money';
+import { USDM, appWorld, type AppWorld } from '../../../../fixtures/app/app-world';
+import { STRONG_PASSWORD } from '../../../../fixtures/cardano/wallet-services';
 
 /**
  * Every flow of the seed (section 4.4) through the same composition and dispatcher the app uses,
@@ -28,26 +18,11 @@ import {
  * fills against the market maker, market orders with and without a slippage limit, cancel, cancel
  * all, withdraw, order lists by status with paging, and one order with its executions.
  */
-const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
-
-let dataDir: string;
-let services: AppServices;
-const events: Array<{ name: EventName; payload: unknown }> = [];
-
-const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
-  const result = await services.dispatch(channel, payload);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-};
-
-const refused = async (
-  channel: string,
-  payload?: unknown,
-): Promise<{ code: string; message: string }> => {
-  const result = await services.dispatch(channel, payload);
-  if (result.ok) throw new Error(`${channel} was expected to fail`);
-  return result.error;
-};
+let world: AppWorld;
+const call = <T>(channel: string, payload?: unknown): Promise<T> => world.call<T>(channel, payload);
+const refused = (channel: string, payload?: unknown) => world.refused(channel, payload);
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) =>
+  world.until(read, done, what);
 
 /** Prepares, checks that main found no difference, and confirms: what the dialog does. */
 const run = async (
@@ -66,54 +41,15 @@ const run = async (
 const free = (overview: Serialized<FundsOverview>, unit: string): number =>
   Number(overview.exchange.find((b) => b.unit === unit)?.free ?? '0');
 
-const until = async <T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-): Promise<T> => {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-};
-
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'countersign-flows-'));
-  services = await createAppServices({
-    name: 'Countersign',
-    version: 'test',
-    dataDir,
-    runtime: 'harness',
-    logger: silentLogger,
-    send: (name, payload) => events.push({ name, payload }),
-    secretStore: new MemorySecretStore(),
-    vaultCost: TEST_VAULT_COST,
-    sandbox: {
-      ...sourceSandboxCommand,
-      args: [
-        ...sourceSandboxCommand.args,
-        '--confirmation-delay-ms',
-        '100',
-        '--withdrawal-delay-ms',
-        '100',
-        '--no-takers',
-      ],
-    },
+  world = await appWorld({
+    sandboxArgs: ['--confirmation-delay-ms', '100', '--withdrawal-delay-ms', '100', '--no-takers'],
     pollEveryMs: 200,
   });
-  await call('wallet:restore', { name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
-  await call('session:unlock', { password: STRONG_PASSWORD });
-  const { activeWalletId } = await call<{ activeWalletId: string }>('wallet:list');
-  await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
+  await world.joinAsVectorWallet();
 }, 60_000);
 
-afterAll(async () => {
-  await services?.dispose();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world?.dispose());
 
 describe('every flow of the seed through the app', () => {
   it('deposit: the wallet is funded on L1, coins are picked, the balance rises by exactly the amount', async () => {
@@ -145,7 +81,7 @@ describe('every flow of the seed through the app', () => {
       'the deposit to be credited',
     );
     expect(free(after, 'lovelace') - free(before, 'lovelace')).toBe(2000);
-    const steps = events
+    const steps = world.events
       .filter((e) => e.name === 'operations:progress')
       .map((e) => e.payload as OperationProgress)
       .filter((p) => p.operationId === prepared.operationId)
@@ -163,16 +99,18 @@ describe('every flow of the seed through the app', () => {
     );
   });
 
-  it('a limit buy at the best ask fills against the market maker, with its execution records', async () => {
+  it('a limit buy above the best ask fills against the market maker, with its execution records', async () => {
     const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
     const ask = depth.asks[0];
     expect(ask).toBeDefined();
+    // A little above the ask, so a requote by the market maker meanwhile cannot leave it resting.
+    const limit = new Money(ask?.price ?? '0').times('1.01').toDecimalPlaces(4);
     const result = await run('trading:prepareOrder', {
       symbol: 'ADAUSDM',
       side: 'buy',
       type: 'limit',
       quantity: '10',
-      price: ask?.price,
+      price: limit.toFixed(4),
     });
     const order = await until(
       () => call<Serialized<Order>>('orders:get', { orderId: result.order?.id }),
@@ -180,7 +118,11 @@ describe('every flow of the seed through the app', () => {
       'the order to fill',
     );
     expect(order.executions.length).toBeGreaterThan(0);
-    expect(order.executions[0]).toMatchObject({ role: 'taker', price: ask?.price });
+    for (const execution of order.executions) {
+      expect(execution.role).toBe('taker');
+      // A buy never pays more than its limit.
+      expect(new Money(execution.price).lte(limit)).toBe(true);
+    }
     expect(Number(order.executedBaseQty)).toBe(10);
   });
 

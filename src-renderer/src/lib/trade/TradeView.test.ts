@@ -1,0 +1,269 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunOperation } from '../operations/context';
+import { ADA_USDM, depthOf, fakeApi, NIGHT_USDM, operationResult, orderOf } from './fake-api';
+import TradeView from './TradeView.svelte';
+import WithRunner from './WithRunner.svelte';
+
+vi.mock('lightweight-charts', () => {
+  const series = () => ({
+    setData: vi.fn(),
+    applyOptions: vi.fn(),
+    priceScale: () => ({ applyOptions: vi.fn() }),
+  });
+  return {
+    createChart: () => ({
+      addSeries: series,
+      applyOptions: vi.fn(),
+      timeScale: () => ({ fitContent: vi.fn() }),
+      remove: vi.fn(),
+    }),
+    createSeriesMarkers: () => ({ setMarkers: vi.fn() }),
+    CandlestickSeries: {},
+    HistogramSeries: {},
+  };
+});
+
+const balances = (usdm = '1000') => ({
+  exchange: [
+    { asset: 'ADA', unit: 'lovelace', free: '500', locked: '0' },
+    { asset: 'USDM', unit: 'c69b', free: usdm, locked: '0' },
+  ],
+  readAt: '2025-03-01T12:00:00Z',
+  pending: [],
+});
+
+const answers = (overrides: Record<string, unknown> = {}) => ({
+  'market:markets': () => [ADA_USDM, NIGHT_USDM],
+  'settings:connection': () => ({ state: 'live', network: 'sandbox', detail: 'ok', since: 'x' }),
+  'market:watch': () => null,
+  'market:depth': (r: unknown) => depthOf((r as { symbol: string }).symbol),
+  'market:ticker': (r: unknown) => ({
+    symbol: (r as { symbol: string }).symbol,
+    price: '0.65',
+    // Main gives the 24 h change in percent of the price a day ago.
+    change24h: '1.5625',
+  }),
+  'market:trades': () => [],
+  'market:candles': () => [],
+  'funds:overview': () => balances(),
+  'orders:all': () => [],
+  'orders:list': () => ({ orders: [], page: 1, limit: 100, totalCount: 0, totalPages: 0 }),
+  'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
+  'settings:get': () => ({ limits: { maxOrderValue: null, maxOpenOrders: null } }),
+  'trading:preview': () => ({
+    lock: { asset: 'USDM', amount: '65' },
+    fee: { asset: 'ADA', amount: '0.1' },
+    free: { asset: 'USDM', amount: '1000' },
+    value: { asset: 'USDM', amount: '65' },
+    problems: [],
+  }),
+  'trading:prepareOrder': () => ({ operationId: 'prepared' }),
+  'trading:prepareCancel': () => ({ operationId: 'prepared' }),
+  ...overrides,
+});
+
+const setup = (overrides: Record<string, unknown> = {}) => {
+  const fake = fakeApi(answers(overrides) as Parameters<typeof fakeApi>[0]);
+  // The fake runner runs the prepare call (as the real one does) and reports success.
+  const run = vi.fn<RunOperation>(async (prepare) => {
+    const prepared = await prepare();
+    return prepared.ok ? operationResult() : null;
+  });
+  render(WithRunner, { props: { run, screen: TradeView, screenProps: { api: fake.api } } });
+  return { fake, run };
+};
+
+const type = async (label: RegExp, text: string) => {
+  const input = screen.getByRole('textbox', { name: label }) as HTMLInputElement;
+  await fireEvent.input(input, { target: { value: text } });
+  return input;
+};
+/** A key pressed where the focus is (it bubbles to the window, as a real one does). */
+const press = (key: string, init: KeyboardEventInit = {}) =>
+  fireEvent.keyDown(document.activeElement ?? document.body, { key, ...init });
+const valueOf = (label: RegExp) =>
+  (screen.getByRole('textbox', { name: label }) as HTMLInputElement).value;
+
+const lastCall = (fake: ReturnType<typeof fakeApi>, channel: string) =>
+  fake.calls.filter((c) => c.channel === channel).at(-1)?.request;
+
+describe('TradeView', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows the live book of the chosen market and takes a price from it', async () => {
+    const { fake } = setup();
+    const level = await screen.findByRole('button', { name: 'Ask 0.6526 USDM, 250.0000 ADA' });
+    expect(screen.getByRole('region', { name: 'Order book' })).toBeTruthy();
+    fake.emit('market:depth', depthOf('ADAUSDM', Date.now(), [['0.7000', '5']], [['0.6000', '7']]));
+    await screen.findByRole('button', { name: 'Ask 0.7000 USDM, 5.0000 ADA' });
+    expect(level.isConnected).toBe(false);
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Bid 0.6000 USDM, 7.0000 ADA' }));
+    expect(valueOf(/^Price/)).toBe('0.6000');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Quantity/ })),
+    );
+  });
+
+  it('shows the last price and its 24 h change in quote units and percent', async () => {
+    setup();
+    const change = (await screen.findByText('24h change')).nextElementSibling;
+    // 0.65 after +1.5625 %: it was 0.6400 a day ago, a move of 0.0100 USDM.
+    await waitFor(() =>
+      expect(change?.textContent?.replace(/\s+/g, ' ')).toContain('+0.0100 (+1.56%)'),
+    );
+    expect(change?.classList.contains('up')).toBe(true);
+  });
+
+  it('places a limit order through the operation runner with what was typed', async () => {
+    const { fake, run } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6513/ });
+    await type(/^Price/, '0.65');
+    await type(/^Quantity/, '100');
+    const summary = screen.getByRole('group', { name: 'Order summary' });
+    await waitFor(() => expect(summary.textContent).toContain('65.0000 USDM'));
+    await fireEvent.click(screen.getByRole('button', { name: 'Buy ADA' }));
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(1));
+    expect(lastCall(fake, 'trading:prepareOrder')).toEqual({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: '100',
+      price: '0.65',
+    });
+    await waitFor(() => expect(valueOf(/^Quantity/)).toBe(''));
+  });
+
+  it('refuses to send what it can already tell is wrong, and says why by the field', async () => {
+    const { fake, run } = setup({ 'funds:overview': () => balances('10') });
+    await screen.findByRole('button', { name: /^Ask 0.6513/ });
+    await type(/^Price/, '0.65123');
+    expect(
+      await screen.findByText('The price takes at most 4 decimal places on this market.'),
+    ).toBeTruthy();
+    await type(/^Price/, '0.65');
+    await type(/^Quantity/, '100');
+    expect(
+      await screen.findByText(
+        'Not enough USDM: this order locks 65.0000 USDM and 10.0000 USDM is free.',
+      ),
+    ).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Buy ADA' }));
+    expect(run).not.toHaveBeenCalled();
+    expect(lastCall(fake, 'trading:prepareOrder')).toBeUndefined();
+  });
+
+  it('works from the keyboard: side, book focus, price from the book, send', async () => {
+    const { fake, run } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6513/ });
+    await press('s');
+    expect((screen.getByRole('radio', { name: /Sell/ }) as HTMLInputElement).checked).toBe(true);
+    await press('o');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe(
+      'Ask 0.6513 USDM, 100.0000 ADA',
+    );
+    await press('ArrowDown');
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/^Bid 0.6487/);
+    await fireEvent.click(document.activeElement as HTMLElement);
+    expect(valueOf(/^Price/)).toBe('0.6487');
+    await type(/^Quantity/, '20');
+    await press('Enter', { ctrlKey: true });
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(1));
+    expect(lastCall(fake, 'trading:prepareOrder')).toMatchObject({
+      side: 'sell',
+      price: '0.6487',
+      quantity: '20',
+    });
+  });
+
+  it('never takes a shortcut letter typed into a field', async () => {
+    setup();
+    await screen.findByRole('button', { name: /^Ask 0.6513/ });
+    screen.getByRole('textbox', { name: /^Quantity/ }).focus();
+    await press('s');
+    expect((screen.getByRole('radio', { name: /Buy/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('cancels an order by its button and the selected one with Delete', async () => {
+    const orders = [orderOf({ id: 'order-a' }), orderOf({ id: 'order-b', side: 'sell' })];
+    const { fake, run } = setup({ 'orders:all': () => orders });
+    const table = await screen.findByRole('grid', { name: 'Open orders' });
+    await fireEvent.click(
+      within(table).getByRole('button', { name: 'Cancel Buy 100.0000 ADA at 0.6400' }),
+    );
+    await waitFor(() =>
+      expect(lastCall(fake, 'trading:prepareCancel')).toEqual({ orderId: 'order-a' }),
+    );
+
+    const rows = within(table).getAllByRole('row');
+    rows[2]?.focus();
+    await press('Delete');
+    await waitFor(() =>
+      expect(lastCall(fake, 'trading:prepareCancel')).toEqual({ orderId: 'order-b' }),
+    );
+    expect(run).toHaveBeenCalledTimes(2);
+  });
+
+  it('cancels all after a confirmation and reports the outcome', async () => {
+    const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' })];
+    const { fake } = setup({
+      'orders:all': () => orders,
+      'trading:cancelAll': () => ({
+        cancelled: ['a'],
+        failed: [{ orderId: 'b', message: 'The order already filled.' }],
+      }),
+    });
+    await screen.findByRole('grid', { name: 'Open orders' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel all on ADA/USDM' }));
+    expect(lastCall(fake, 'trading:cancelAll')).toBeUndefined();
+    await fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel all' }));
+    expect(lastCall(fake, 'trading:cancelAll')).toEqual({ symbol: 'ADAUSDM' });
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Cancelled 1, 1 could not be cancelled (b: The order already filled.)',
+    );
+  });
+
+  it('keeps the form but says why orders cannot be sent while the wallet is locked', async () => {
+    const { fake } = setup({ 'session:status': () => ({ state: 'locked', walletName: 'Main' }) });
+    expect(
+      await screen.findByText(
+        'Your wallet is locked. Unlock it with your spending password to place orders.',
+      ),
+    ).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Buy ADA' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fake.emit('session:changed', { state: 'unlocked', walletName: 'Main' });
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Buy ADA' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
+  });
+
+  it('switches market and watches the new one', async () => {
+    const { fake } = setup();
+    const picker = await screen.findByRole('combobox', { name: 'Market' });
+    await screen.findByRole('option', { name: 'NIGHT/USDM' });
+    await fireEvent.change(picker, { target: { value: 'NIGHTUSDM' } });
+    await waitFor(() => expect(lastCall(fake, 'market:watch')).toEqual({ symbol: 'NIGHTUSDM' }));
+    expect(await screen.findByRole('button', { name: 'Buy NIGHT' })).toBeTruthy();
+  });
+
+  it('says plainly when the markets cannot be read, and tries again on request', async () => {
+    let fail = true;
+    setup({
+      'market:markets': () => {
+        if (fail) throw new Error('The exchange did not answer. Check your connection.');
+        return [ADA_USDM];
+      },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The exchange did not answer. Check your connection.');
+    fail = false;
+    await fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: /^Ask 0.6513/ })).toBeTruthy();
+  });
+});

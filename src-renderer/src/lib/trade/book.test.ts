@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { Depth } from '../../../../src-shared/domain';
+import { Money } from '../../../../src-shared/money';
+import { affordable, bookView, sweep } from './book';
+import { depthOf } from './fake-api';
+
+const view = (asks: Array<[string, string]>, bids: Array<[string, string]>) =>
+  bookView(Depth.parse(depthOf('ADAUSDM', 1, asks, bids)));
+
+describe('bookView', () => {
+  it('sorts each side best first and keeps running totals', () => {
+    const book = view(
+      [
+        ['0.66', '10'],
+        ['0.65', '5'],
+      ],
+      [
+        ['0.63', '1'],
+        ['0.64', '2'],
+      ],
+    );
+    expect(book.asks.map((r) => r.price.toFixed())).toEqual(['0.65', '0.66']);
+    expect(book.asks.map((r) => r.cumulative.toFixed())).toEqual(['5', '15']);
+    expect(book.asks.map((r) => r.cumulativeValue.toFixed())).toEqual(['3.25', '9.85']);
+    expect(book.bids.map((r) => r.price.toFixed())).toEqual(['0.64', '0.63']);
+    expect(book.bids.map((r) => r.cumulative.toFixed())).toEqual(['2', '3']);
+  });
+
+  it('scales both sides to the deeper one so their bars compare', () => {
+    const book = view([['1', '30']], [['0.9', '10']]);
+    expect(book.asks[0]?.fill).toBe(1);
+    expect(book.bids[0]?.fill).toBeCloseTo(1 / 3, 6);
+  });
+
+  it('reports the spread exactly and as a share of the mid', () => {
+    const book = view([['0.6513', '1']], [['0.6487', '1']]);
+    expect(book.spread?.toFixed()).toBe('0.0026');
+    expect(book.spreadFraction?.toFixed(6)).toBe('0.004000');
+  });
+
+  it('drops empty levels and copes with an empty or missing book', () => {
+    const book = view([['1', '0']], []);
+    expect(book.asks).toEqual([]);
+    expect(book.spread).toBeNull();
+    expect(bookView(null).bids).toEqual([]);
+  });
+});
+
+describe('sweep and affordable', () => {
+  const asks = view(
+    [
+      ['1', '10'],
+      ['2', '10'],
+    ],
+    [],
+  ).asks;
+
+  it('walks the levels for the average and worst price', () => {
+    const s = sweep(asks, new Money(15));
+    expect(s.filled.toFixed()).toBe('15');
+    expect(s.value.toFixed()).toBe('20');
+    expect(s.average?.toFixed(4)).toBe('1.3333');
+    expect(s.worst?.toFixed()).toBe('2');
+  });
+
+  it('says how much of a larger order the book holds', () => {
+    expect(sweep(asks, new Money(25)).filled.toFixed()).toBe('20');
+  });
+
+  it('turns a budget into the base it buys', () => {
+    expect(affordable(asks, new Money(20)).toFixed()).toBe('15');
+    expect(affordable(asks, new Money(5)).toFixed()).toBe('5');
+  });
+});

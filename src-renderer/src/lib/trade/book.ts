@@ -1,0 +1,127 @@
+import type Decimal from 'decimal.js';
+import type { Depth, DepthLevel } from '../../../../src-shared/domain';
+import { Money } from '../../../../src-shared/money';
+
+/** One price level as the book shows it, with the running total from the best price. */
+export interface BookRow {
+  /** Stable key: the price's exact text. */
+  key: string;
+  price: Decimal;
+  quantity: Decimal;
+  /** Base quantity from the best price up to and including this level. */
+  cumulative: Decimal;
+  /** Quote value from the best price up to and including this level. */
+  cumulativeValue: Decimal;
+  /** Width of the depth bar: this level's running total against the deeper side's, 0..1. */
+  fill: number;
+}
+
+export interface BookView {
+  /** Lowest first (best first). */
+  asks: BookRow[];
+  /** Highest first (best first). */
+  bids: BookRow[];
+  spread: Decimal | null;
+  /** Spread as a fraction of the mid price. */
+  spreadFraction: Decimal | null;
+}
+
+const ZERO = new Money(0);
+
+const runningTotals = (levels: readonly DepthLevel[]) => {
+  let cumulative = ZERO;
+  let value = ZERO;
+  return levels.map((level) => {
+    cumulative = cumulative.plus(level.quantity);
+    value = value.plus(level.quantity.times(level.price));
+    return { level, cumulative, value };
+  });
+};
+
+/**
+ * The book as a trader reads it: each side best first, a running total per level and a depth bar
+ * scaled to the deeper of the two sides, so the bars of both sides compare. Levels with nothing
+ * left are dropped; a side is sorted best first whatever order it came in.
+ */
+export const bookView = (depth: Depth | null, maxLevels = 200): BookView => {
+  if (!depth) return { asks: [], bids: [], spread: null, spreadFraction: null };
+  const live = (levels: readonly DepthLevel[]) => levels.filter((l) => l.quantity.greaterThan(0));
+  const asks = runningTotals(
+    live(depth.asks)
+      .sort((a, b) => a.price.comparedTo(b.price))
+      .slice(0, maxLevels),
+  );
+  const bids = runningTotals(
+    live(depth.bids)
+      .sort((a, b) => b.price.comparedTo(a.price))
+      .slice(0, maxLevels),
+  );
+  const deepest = Money.max(
+    asks.at(-1)?.cumulative ?? ZERO,
+    bids.at(-1)?.cumulative ?? ZERO,
+    new Money('0.000000001'),
+  );
+  const row = ({ level, cumulative, value }: (typeof asks)[number]): BookRow => ({
+    key: level.price.toFixed(),
+    price: level.price,
+    quantity: level.quantity,
+    cumulative,
+    cumulativeValue: value,
+    fill: Math.min(1, cumulative.div(deepest).toNumber()),
+  });
+  const bestAsk = asks[0]?.level.price;
+  const bestBid = bids[0]?.level.price;
+  const spread = bestAsk && bestBid ? bestAsk.minus(bestBid) : null;
+  const mid = bestAsk && bestBid ? bestAsk.plus(bestBid).div(2) : null;
+  return {
+    asks: asks.map(row),
+    bids: bids.map(row),
+    spread,
+    spreadFraction: spread && mid && mid.greaterThan(0) ? spread.div(mid) : null,
+  };
+};
+
+/**
+ * What a market order of `quantity` base would cost against these asks (a buy) or fetch against
+ * these bids (a sell): the average price and whether the book is deep enough. Used to estimate a
+ * market order before the exchange's own preview answers.
+ */
+export const sweep = (
+  levels: readonly BookRow[],
+  quantity: Decimal,
+): { filled: Decimal; value: Decimal; average: Decimal | null; worst: Decimal | null } => {
+  let left = quantity;
+  let filled = ZERO;
+  let value = ZERO;
+  let worst: Decimal | null = null;
+  for (const level of levels) {
+    if (left.lte(0)) break;
+    const take = Money.min(left, level.quantity);
+    filled = filled.plus(take);
+    value = value.plus(take.times(level.price));
+    left = left.minus(take);
+    worst = level.price;
+  }
+  return { filled, value, average: filled.greaterThan(0) ? value.div(filled) : null, worst };
+};
+
+/**
+ * How much base a quote budget buys walking up the asks (a market buy by amount to spend), the
+ * base quantity a trader can afford.
+ */
+export const affordable = (asks: readonly BookRow[], budget: Decimal): Decimal => {
+  let left = budget;
+  let quantity = ZERO;
+  for (const level of asks) {
+    if (left.lte(0)) break;
+    const levelValue = level.quantity.times(level.price);
+    if (levelValue.lte(left)) {
+      quantity = quantity.plus(level.quantity);
+      left = left.minus(levelValue);
+    } else {
+      quantity = quantity.plus(left.div(level.price));
+      left = ZERO;
+    }
+  }
+  return quantity;
+};

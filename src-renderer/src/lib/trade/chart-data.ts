@@ -1,0 +1,142 @@
+import type Decimal from 'decimal.js';
+import type { Candle, CandleInterval, MarketTrade } from '../../../../src-shared/domain';
+import type { OwnFill } from './fills';
+import { trimmed } from './format';
+
+export const INTERVALS: ReadonlyArray<{ id: CandleInterval; label: string; seconds: number }> = [
+  { id: '5m', label: '5m', seconds: 300 },
+  { id: '15m', label: '15m', seconds: 900 },
+  { id: '30m', label: '30m', seconds: 1800 },
+  { id: '1h', label: '1h', seconds: 3600 },
+  { id: '1d', label: '1D', seconds: 86_400 },
+];
+
+export const secondsOf = (interval: CandleInterval): number =>
+  INTERVALS.find((i) => i.id === interval)?.seconds ?? 900;
+
+const bucket = (iso: string, seconds: number): number | null => {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  const s = Math.floor(ms / 1000);
+  return s - (s % seconds);
+};
+
+/**
+ * The exchange's candles brought up to date with the trades seen since they were read: a trade
+ * in the last candle's interval moves its high, low, close and volume; one in a later interval
+ * opens a new candle. Sorted by time, one candle per interval.
+ */
+export const liveCandles = (
+  candles: readonly Candle[],
+  trades: readonly MarketTrade[],
+  interval: CandleInterval,
+  readAtMs: number,
+): Candle[] => {
+  const seconds = secondsOf(interval);
+  const byTime = new Map<number, Candle>();
+  for (const c of candles) byTime.set(c.time, c);
+  const fresh = trades
+    .filter((t) => Date.parse(t.timestamp) > readAtMs)
+    .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  for (const trade of fresh) {
+    const time = bucket(trade.timestamp, seconds);
+    if (time === null) continue;
+    const c = byTime.get(time);
+    byTime.set(
+      time,
+      c
+        ? {
+            ...c,
+            high: c.high.greaterThan(trade.price) ? c.high : trade.price,
+            low: c.low.lessThan(trade.price) ? c.low : trade.price,
+            close: trade.price,
+            volume: c.volume.plus(trade.amount),
+          }
+        : {
+            time,
+            open: trade.price,
+            high: trade.price,
+            low: trade.price,
+            close: trade.price,
+            volume: trade.amount,
+          },
+    );
+  }
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
+};
+
+/**
+ * Plotting is the one place an amount becomes a float: the chart library draws numbers. The
+ * figures a trader reads (axis labels, the summary) are formatted from the exact values.
+ */
+const plot = (value: Decimal): number => Number(value.toFixed());
+
+export interface CandlePoint {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+export const candlePoints = (candles: readonly Candle[]): CandlePoint[] =>
+  candles.map((c) => ({
+    time: c.time,
+    open: plot(c.open),
+    high: plot(c.high),
+    low: plot(c.low),
+    close: plot(c.close),
+  }));
+
+export const volumePoints = (candles: readonly Candle[]) =>
+  candles.map((c) => ({ time: c.time, value: plot(c.volume), up: !c.close.lessThan(c.open) }));
+
+export interface FillMarker {
+  time: number;
+  side: 'buy' | 'sell';
+  text: string;
+  /** Average price of the fills it stands for (for the text alternative). */
+  price: string;
+}
+
+/** More markers than this only clutter the candles: the most recent are kept. */
+export const MAX_MARKERS = 60;
+
+/**
+ * The trader's own fills as chart markers: one per candle and side, with the quantity they add up
+ * to (`B 150` under the candle for buys, `S 40` above it for sells).
+ */
+export const fillMarkers = (
+  fills: readonly OwnFill[],
+  symbol: string,
+  interval: CandleInterval,
+  quantityDecimals: number,
+): FillMarker[] => {
+  const seconds = secondsOf(interval);
+  const groups = new Map<
+    string,
+    { time: number; side: 'buy' | 'sell'; qty: Decimal; value: Decimal }
+  >();
+  for (const fill of fills) {
+    if (fill.symbol !== symbol) continue;
+    const time = bucket(fill.at, seconds);
+    if (time === null) continue;
+    const key = `${time}:${fill.side}`;
+    const group = groups.get(key);
+    if (group) {
+      group.qty = group.qty.plus(fill.quantity);
+      group.value = group.value.plus(fill.value);
+    } else {
+      groups.set(key, { time, side: fill.side, qty: fill.quantity, value: fill.value });
+    }
+  }
+  return [...groups.values()]
+    .sort((a, b) => a.time - b.time || a.side.localeCompare(b.side))
+    .slice(-MAX_MARKERS)
+    .map((g) => ({
+      time: g.time,
+      side: g.side,
+      text: `${g.side === 'buy' ? 'B' : 'S'} ${trimmed(g.qty, quantityDecimals)}`,
+      price: g.qty.greaterThan(0) ? g.value.div(g.qty).toFixed() : '0',
+    }));
+};

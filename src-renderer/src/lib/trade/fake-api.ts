@@ -1,0 +1,167 @@
+import type { Api, EventName, Events } from '../../../../src-shared/contract';
+import type { PayloadOf } from '../../../../src-shared/contract/define';
+import type { Market, Order } from '../../../../src-shared/domain';
+import type { Serialized } from '../../../../src-shared/domain/amount';
+import type { Result } from '../../../../src-shared/result';
+
+/**
+ * For component and rune tests only: a `window.api` whose answers a test chooses per channel
+ * (`'market:depth'`), whose events a test pushes, and which records every call. A channel the
+ * test did not answer fails the way main does while a service is missing.
+ */
+type Handler = (request: unknown) => unknown;
+
+export interface FakeApi {
+  api: Api;
+  calls: Array<{ channel: string; request: unknown }>;
+  emit<E extends EventName>(name: E, payload: Serialized<PayloadOf<Events[E]>>): void;
+  listeners(name: EventName): number;
+}
+
+export const NOT_READY = 'This part of Countersign is not ready yet.';
+
+export const fakeApi = (answers: Record<string, Handler | { error: string }> = {}): FakeApi => {
+  const calls: FakeApi['calls'] = [];
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const call = async (channel: string, request: unknown): Promise<Result<unknown>> => {
+    calls.push({ channel, request });
+    const answer = answers[channel];
+    if (answer === undefined) {
+      return { ok: false, error: { code: 'INTERNAL', message: NOT_READY } };
+    }
+    if (typeof answer !== 'function') {
+      return { ok: false, error: { code: 'EXCHANGE', message: answer.error } };
+    }
+    try {
+      return { ok: true, value: await answer(request) };
+    } catch (error) {
+      return {
+        ok: false,
+        error: { code: 'EXCHANGE', message: error instanceof Error ? error.message : 'failed' },
+      };
+    }
+  };
+  const areas = new Map<string, Record<string, (request?: unknown) => Promise<Result<unknown>>>>();
+  const api = new Proxy(
+    {},
+    {
+      get(_target, area: string) {
+        if (area === 'on') {
+          return (name: string, listener: (payload: unknown) => void) => {
+            const set = listeners.get(name) ?? new Set();
+            listeners.set(name, set);
+            set.add(listener);
+            return () => set.delete(listener);
+          };
+        }
+        let methods = areas.get(area);
+        if (!methods) {
+          methods = new Proxy(
+            {},
+            {
+              get:
+                (_t, method: string) =>
+                (request?: unknown): Promise<Result<unknown>> =>
+                  call(`${area}:${method}`, request),
+            },
+          ) as Record<string, (request?: unknown) => Promise<Result<unknown>>>;
+          areas.set(area, methods);
+        }
+        return methods;
+      },
+    },
+  ) as Api;
+  return {
+    api,
+    calls,
+    emit: (name, payload) => {
+      for (const listener of listeners.get(name) ?? []) listener(payload);
+    },
+    listeners: (name) => listeners.get(name)?.size ?? 0,
+  };
+};
+
+export const ADA_USDM: Serialized<Market> = {
+  symbol: 'ADAUSDM',
+  base: 'ADA',
+  quote: 'USDM',
+  baseUnit: 'lovelace',
+  quoteUnit: 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d',
+  priceDecimals: 4,
+  quantityDecimals: 4,
+  minOrderAdaEquivalent: '5',
+  commissionRateBp: 10,
+};
+
+export const NIGHT_USDM: Serialized<Market> = {
+  ...ADA_USDM,
+  symbol: 'NIGHTUSDM',
+  base: 'NIGHT',
+  baseUnit: '0691b2fecca1ac4f53cb6dfb00b7013e561d1f34403b957cbb5af1fa4e49474854',
+};
+
+const level = (price: string, quantity: string) => ({ price, quantity });
+
+export const depthOf = (
+  symbol = 'ADAUSDM',
+  timestamp = 1_700_000_000_000,
+  asks: Array<[string, string]> = [
+    ['0.6513', '100'],
+    ['0.6526', '250'],
+    ['0.6539', '400'],
+  ],
+  bids: Array<[string, string]> = [
+    ['0.6487', '150'],
+    ['0.6474', '300'],
+    ['0.6461', '50'],
+  ],
+) => ({
+  symbol,
+  timestamp,
+  asks: asks.map(([p, q]) => level(p, q)),
+  bids: bids.map(([p, q]) => level(p, q)),
+});
+
+let counter = 0;
+
+/** An order record as main serialises it, with sensible defaults for a resting limit buy. */
+export const orderOf = (overrides: Partial<Serialized<Order>> = {}): Serialized<Order> => {
+  counter++;
+  const id = overrides.id ?? `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`;
+  return {
+    id,
+    accountId: '11111111-1111-4111-8111-111111111111',
+    symbol: 'ADAUSDM',
+    side: 'buy',
+    type: 'limit',
+    status: 'open',
+    price: '0.6400',
+    baseQty: '100',
+    quoteQty: '64',
+    lockedBaseQty: '0',
+    lockedQuoteQty: '64',
+    executedBaseQty: '0',
+    executedQuoteQty: '0',
+    executedPrice: null,
+    openBaseQty: '100',
+    marketOrderLimitPrice: null,
+    slippageBp: null,
+    commission: '0',
+    commissionRateBp: 10,
+    commissionUnit: 'lovelace',
+    activeOrderUtxoId: `${'ab'.repeat(32)}#0`,
+    createdAt: '2025-03-01T12:00:00.000Z',
+    updatedAt: '2025-03-01T12:00:00.000Z',
+    executions: [],
+    ...overrides,
+  };
+};
+
+/** A successful `operations` result for the runner fakes. */
+export const operationResult = (title = 'Buy 100 ADA at 0.6400 USDM') => ({
+  operationId: '22222222-2222-4222-8222-222222222222',
+  kind: 'place-order' as const,
+  title,
+  txHash: 'cd'.repeat(32),
+  order: null,
+});

@@ -1,0 +1,202 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OrderPreview, OrderRequest } from '../../../../src-shared/contract';
+import { Depth, Market } from '../../../../src-shared/domain';
+import type { Serialized } from '../../../../src-shared/domain/amount';
+import { Money } from '../../../../src-shared/money';
+import type { Result } from '../../../../src-shared/result';
+import { bookView } from './book';
+import { ADA_USDM, depthOf } from './fake-api';
+import { OrderForm, type OrderFormDeps } from './order-form.svelte';
+
+const market = Market.parse(ADA_USDM);
+const book = bookView(Depth.parse(depthOf()));
+
+const previewOf = (problems: string[] = []): Serialized<OrderPreview> => ({
+  lock: { asset: 'USDM', amount: '65' },
+  fee: { asset: 'ADA', amount: '0.1' },
+  free: { asset: 'USDM', amount: '1000' },
+  value: { asset: 'USDM', amount: '65' },
+  problems,
+});
+
+const setup = (overrides: Partial<OrderFormDeps> = {}) => {
+  const preview = vi.fn(async (_r: OrderRequest): Promise<Result<Serialized<OrderPreview>>> => ({
+    ok: true,
+    value: previewOf(),
+  }));
+  const form = new OrderForm({
+    market: () => market,
+    book: () => book,
+    free: (asset) => (asset === 'USDM' ? new Money(1000) : new Money(500)),
+    limits: () => null,
+    openOrders: () => 0,
+    preview,
+    ...overrides,
+  });
+  return { form, preview };
+};
+
+describe('OrderForm', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('builds the request main receives from what the trader typed', () => {
+    const { form } = setup();
+    form.price = '0,65';
+    form.quantity = '100';
+    form.postOnly = true;
+    expect(form.request).toEqual({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      quantity: '100',
+      type: 'limit',
+      price: '0.65',
+      postOnly: true,
+    });
+    form.kind = 'market';
+    form.slippage = '0.5';
+    expect(form.request).toEqual({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      quantity: '100',
+      type: 'market',
+      slippageBp: 50,
+    });
+    form.limitSlippage = false;
+    expect(form.request).not.toHaveProperty('slippageBp');
+  });
+
+  it('shows a message under the field as soon as it reads wrong, and empty ones only on send', async () => {
+    const { form } = setup();
+    expect(form.fieldMessages).toEqual({ price: null, quantity: null, slippage: null });
+    form.price = '0.65123';
+    expect(form.fieldMessages.price).toBe(
+      'The price takes at most 4 decimal places on this market.',
+    );
+    expect(await form.submit(async () => true)).toBe(false);
+    expect(form.fieldMessages.quantity).toBe('Enter a quantity.');
+  });
+
+  it('shows the lock, fee and value live, then main’s preview for that same order', async () => {
+    const { form, preview } = setup();
+    form.price = '0.65';
+    form.quantity = '100';
+    expect(form.summary.source).toBe('estimate');
+    expect(form.summary.lock).toEqual({ asset: 'USDM', amount: '65' });
+    expect(form.summary.fee).toEqual({ asset: 'ADA', amount: '0.1' });
+    form.refreshPreview();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(preview).toHaveBeenCalledTimes(1);
+    expect(form.summary.source).toBe('preview');
+    form.quantity = '200';
+    expect(form.summary.source).toBe('estimate');
+    expect(form.summary.lock?.amount).toBe('130');
+  });
+
+  it('asks for one preview after a burst of typing, and drops a late answer', async () => {
+    const { form, preview } = setup();
+    form.price = '0.65';
+    for (const q of ['1', '10', '100']) {
+      form.quantity = q;
+      form.refreshPreview();
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    await vi.advanceTimersByTimeAsync(200);
+    expect(preview).toHaveBeenCalledTimes(1);
+    expect(preview.mock.calls[0]?.[0].quantity).toBe('100');
+  });
+
+  it("blocks the order on Countersign's own checks before asking main", () => {
+    const { form } = setup({ free: () => new Money(10) });
+    form.price = '0.65';
+    form.quantity = '100';
+    expect(form.problems).toEqual([
+      'Not enough USDM: this order locks 65.0000 USDM and 10.0000 USDM is free.',
+    ]);
+    expect(form.canSubmit).toBe(false);
+  });
+
+  it("blocks the order on the problems main's preview found", async () => {
+    const { form } = setup({
+      preview: async () => ({
+        ok: true,
+        value: previewOf(['The price is outside the band the exchange accepts now.']),
+      }),
+    });
+    form.price = '0.65';
+    form.quantity = '100';
+    expect(form.canSubmit).toBe(true);
+    form.refreshPreview(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(form.problems).toEqual(['The price is outside the band the exchange accepts now.']);
+    expect(form.canSubmit).toBe(false);
+  });
+
+  it('keeps a failed preview as a note, not a block (main checks again when it builds)', async () => {
+    const { form } = setup({
+      preview: async () => ({
+        ok: false,
+        error: { code: 'LOCKED', message: 'Unlock your wallet first.' },
+      }),
+    });
+    form.price = '0.65';
+    form.quantity = '100';
+    form.refreshPreview(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(form.previewError).toBe('Unlock your wallet first.');
+    expect(form.canSubmit).toBe(true);
+  });
+
+  it('sizes the order from a share of the free balance', () => {
+    const { form } = setup();
+    expect(form.useShare(50)).toBe(
+      'Enter a limit price first: the share of your balance depends on it.',
+    );
+    form.price = '0.5';
+    expect(form.useShare(25)).toBeNull();
+    expect(form.quantity).toBe('500');
+    form.side = 'sell';
+    expect(form.useShare(100)).toBeNull();
+    expect(form.quantity).toBe('500');
+  });
+
+  it('takes a price from the book, and the size up to that level on request', () => {
+    const { form } = setup();
+    form.kind = 'market';
+    form.usePrice(new Money('0.6526'), new Money('350.12345'));
+    expect(form.kind).toBe('limit');
+    expect(form.price).toBe('0.6526');
+    expect(form.quantity).toBe('350.1234');
+  });
+
+  it('steps the price by one tick, starting from the best price when empty', () => {
+    const { form } = setup();
+    form.stepPrice(1);
+    expect(form.price).toBe('0.6487');
+    form.stepPrice(1);
+    expect(form.price).toBe('0.6488');
+    form.stepPrice(-1);
+    form.stepPrice(-1);
+    expect(form.price).toBe('0.6486');
+  });
+
+  it('sends once, then clears the quantity and keeps the price', async () => {
+    const { form } = setup();
+    form.price = '0.65';
+    form.quantity = '100';
+    const send = vi.fn(async () => true);
+    expect(await form.submit(send)).toBe(true);
+    expect(send).toHaveBeenCalledWith(expect.objectContaining({ quantity: '100', price: '0.65' }));
+    expect(form.quantity).toBe('');
+    expect(form.price).toBe('0.65');
+  });
+
+  it('keeps what was typed when the trader cancelled or it failed', async () => {
+    const { form } = setup();
+    form.price = '0.65';
+    form.quantity = '100';
+    expect(await form.submit(async () => false)).toBe(false);
+    expect(form.quantity).toBe('100');
+    expect(form.submitting).toBe(false);
+  });
+});
