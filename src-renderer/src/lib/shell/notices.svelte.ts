@@ -67,7 +67,9 @@ export class Notices {
   /** Takes a toast off the screen; it stays in the activity list. */
   dismiss(id: number): void {
     clearTimeout(this.timers[id]);
-    delete this.timers[id];
+    this.timers = Object.fromEntries(
+      Object.entries(this.timers).filter(([key]) => Number(key) !== id),
+    );
     this.shown = this.shown.filter((shown) => shown !== id);
   }
 

@@ -64,10 +64,11 @@ export const fakeMain = (
     ...handlers,
   });
 
-/** The frame's contexts over a fake main, loaded. */
+/** The frame's contexts over a fake main (installed as `window.api`), loaded. */
 export const frameOver = async (
   main: FakeMain,
 ): Promise<AppContext & { status: AppStatus; notices: Notices }> => {
+  main.install();
   const status = new AppStatus(main.api);
   await status.load();
   return { status, notices: new Notices(), requestUnlock: async () => true };

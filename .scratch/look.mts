@@ -1,0 +1,43 @@
+import { chromium } from '@playwright/test';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHarness } from '/work/wt/ui-shell/test/harness/server';
+
+const dataDir = await mkdtemp(join(tmpdir(), 'look-'));
+const harness = await startHarness({ dataDir });
+await harness.services.sandbox;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1024, height: 680 } });
+page.on('console', (m) => console.log('console:', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror:', e.message));
+await page.goto(harness.url);
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/shots/welcome-dark.png' });
+await page.getByRole('button', { name: /Create a new wallet/ }).click();
+await page.getByLabel('Spending password').fill('correct horse battery');
+await page.getByLabel('Type it again').fill('correct horse battery');
+await page.screenshot({ path: '/tmp/shots/create-dark.png' });
+await page.getByRole('button', { name: 'Create wallet' }).click();
+await page.waitForTimeout(3000);
+await page.screenshot({ path: '/tmp/shots/phrase-dark.png', fullPage: true });
+const words = await page.locator('ol[aria-label="Recovery phrase"] .word').allTextContents();
+await page.getByLabel(/I have written down/).check();
+await page.getByRole('button', { name: 'Continue' }).click();
+for (const input of await page.getByLabel(/^Word \d+$/).all()) {
+  const label = await input.getAttribute('id');
+  const n = Number(label?.split('-').pop());
+  await input.fill(words[n - 1] ?? '');
+}
+await page.screenshot({ path: '/tmp/shots/confirm-dark.png' });
+await page.getByRole('button', { name: 'Confirm and save' }).click();
+await page.waitForTimeout(8000);
+await page.screenshot({ path: '/tmp/shots/ready-dark.png' });
+await page.getByRole('button', { name: 'See your funds' }).click();
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/shots/funds-dark.png' });
+await page.goto(harness.url.split('?')[0] + '#/settings');
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/shots/settings-dark.png', fullPage: true });
+await browser.close();
+await harness.close();
