@@ -68,7 +68,9 @@ describe('api()', () => {
 describe('unwrap', () => {
   it('throws the user-facing error a failure carries', async () => {
     await expect(
-      unwrap(Promise.resolve({ ok: false, error: { code: ErrorCode.Locked, message: 'Unlock first.' } })),
+      unwrap(
+        Promise.resolve({ ok: false, error: { code: ErrorCode.Locked, message: 'Unlock first.' } }),
+      ),
     ).rejects.toEqual(new ApiError({ code: ErrorCode.Locked, message: 'Unlock first.' }));
   });
 });

@@ -15,6 +15,9 @@ describe('the spending password rule', () => {
     expect(ratePassword('Password12345')).toMatchObject({ score: 1, label: 'Too weak' });
     expect(ratePassword('tangerinebox')).toMatchObject({ score: 2, label: 'Fair' });
     expect(ratePassword('tangerine boxes')).toMatchObject({ score: 3, label: 'Good' });
-    expect(ratePassword('correct horse battery staple')).toMatchObject({ score: 4, label: 'Strong' });
+    expect(ratePassword('correct horse battery staple')).toMatchObject({
+      score: 4,
+      label: 'Strong',
+    });
   });
 });

@@ -10,7 +10,9 @@ import FundsView from './FundsView.svelte';
 
 const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 
-const overview = (pending: Array<{ kind: 'deposit' | 'withdrawal'; txHash: string; title: string }> = []) => ({
+const overview = (
+  pending: Array<{ kind: 'deposit' | 'withdrawal'; txHash: string; title: string }> = [],
+) => ({
   exchange: [
     { asset: 'ADA', unit: 'lovelace', free: '120.5', locked: '30' },
     { asset: 'USDM', unit: USDM, free: '45.25', locked: '0' },
@@ -60,7 +62,11 @@ describe('Funds', () => {
     await show();
     const exchange = await screen.findByRole('table', { name: 'Exchange balances' });
     const ada = within(exchange).getByRole('row', { name: /ADA/ });
-    expect(within(ada).getAllByRole('cell').map((c) => c.textContent)).toEqual(['120.5', '30', '150.5']);
+    expect(
+      within(ada)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['120.5', '30', '150.5']);
     const wallet = await screen.findByRole('table', { name: 'Wallet balance' });
     expect(wallet.textContent).toContain('500');
     expect(document.body.textContent).toContain('addr_test1qqexampleaddress');
@@ -79,8 +85,12 @@ describe('Funds', () => {
     await fireEvent.click(within(form).getByRole('button', { name: 'Review deposit' }));
     await waitFor(() => expect(run).toHaveBeenCalled());
     await prepare?.();
-    expect(main.callsTo('funds:prepareDeposit')).toEqual([{ amounts: [{ unit: 'lovelace', amount: '25' }] }]);
-    await waitFor(() => expect((within(form).getByLabelText('ADA') as HTMLInputElement).value).toBe(''));
+    expect(main.callsTo('funds:prepareDeposit')).toEqual([
+      { amounts: [{ unit: 'lovelace', amount: '25' }] },
+    ]);
+    await waitFor(() =>
+      expect((within(form).getByLabelText('ADA') as HTMLInputElement).value).toBe(''),
+    );
   });
 
   it('says what is wrong before anything is built', async () => {
@@ -107,11 +117,15 @@ describe('Funds', () => {
       'funds:overview': () =>
         overview([{ kind: 'deposit', txHash: 'ab'.repeat(32), title: 'Deposit 25 ADA' }]),
     });
-    const pending = await screen.findByRole('list', { name: 'Deposits and withdrawals on their way' });
+    const pending = await screen.findByRole('list', {
+      name: 'Deposits and withdrawals on their way',
+    });
     expect(pending.textContent).toContain('Deposit 25 ADA');
     main.emit('funds:changed', overview());
     await waitFor(() =>
-      expect(screen.queryByRole('list', { name: 'Deposits and withdrawals on their way' })).toBeNull(),
+      expect(
+        screen.queryByRole('list', { name: 'Deposits and withdrawals on their way' }),
+      ).toBeNull(),
     );
     // It landed: the wallet's coins are read again.
     expect(main.callsTo('wallet:balance').length).toBeGreaterThanOrEqual(2);
@@ -127,7 +141,9 @@ describe('Funds', () => {
       undefined,
       'locked',
     );
-    expect((await screen.findAllByText('Unlock your wallet to see this.')).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText('Unlock your wallet to see this.')).length).toBeGreaterThan(
+      0,
+    );
     expect(screen.getAllByRole('button', { name: 'Unlock' }).length).toBeGreaterThan(0);
   });
 
@@ -141,7 +157,9 @@ describe('Funds', () => {
     render(WithApp, {
       props: { app, run: vi.fn(async () => null), component: FundsView, props: {} },
     });
-    expect(document.body.textContent).toContain('Cold is watch-only: its wallet key signs offline.');
+    expect(document.body.textContent).toContain(
+      'Cold is watch-only: its wallet key signs offline.',
+    );
     expect(await screen.findByRole('button', { name: 'Prepare deposit' })).toBeTruthy();
   });
 });

@@ -58,11 +58,13 @@ describe('checkFundsForm', () => {
 
   it('counts the withdrawal fee against the free ADA', () => {
     const available = { ada: '10', usdm: '5' };
-    expect(checkFundsForm('withdrawal', lines('9', '', available), PUBLISHED_RULES).amounts).toEqual([
-      { unit: 'lovelace', amount: '9' },
-    ]);
     expect(
-      checkFundsForm('withdrawal', lines('9.5', '', available), PUBLISHED_RULES).problems['lovelace'],
+      checkFundsForm('withdrawal', lines('9', '', available), PUBLISHED_RULES).amounts,
+    ).toEqual([{ unit: 'lovelace', amount: '9' }]);
+    expect(
+      checkFundsForm('withdrawal', lines('9.5', '', available), PUBLISHED_RULES).problems[
+        'lovelace'
+      ],
     ).toBe('You have 10 ADA free; with the 1 ADA fee you can withdraw at most 9.');
     expect(
       checkFundsForm('withdrawal', lines('2', '6', available), PUBLISHED_RULES).problems[USDM],
@@ -70,7 +72,11 @@ describe('checkFundsForm', () => {
   });
 
   it('uses the rules the exchange states', () => {
-    const rules = { minDepositLovelace: '5000000', minWithdrawalLovelace: '3000000', withdrawalFeeLovelace: '500000' };
+    const rules = {
+      minDepositLovelace: '5000000',
+      minWithdrawalLovelace: '3000000',
+      withdrawalFeeLovelace: '500000',
+    };
     expect(checkFundsForm('deposit', lines('4'), rules).general).toContain('at least 5 ADA');
     expect(checkFundsForm('withdrawal', lines('3'), rules).amounts).toHaveLength(1);
   });

@@ -45,13 +45,13 @@ describe('Onboarding screen', () => {
 
     expect(screen.getByRole('heading', { level: 1, name: 'Create a new wallet' })).toBeTruthy();
     await type('Spending password', 'short');
-    expect(screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuetext')).toBe(
-      'Too weak',
-    );
+    expect(
+      screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuetext'),
+    ).toBe('Too weak');
     await type('Spending password', 'correct horse battery staple');
-    expect(screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuetext')).toBe(
-      'Strong',
-    );
+    expect(
+      screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuetext'),
+    ).toBe('Strong');
     await type('Type it again', 'correct horse battery staple');
     await fireEvent.click(screen.getByRole('button', { name: 'Create wallet' }));
 
@@ -95,7 +95,12 @@ describe('Onboarding screen', () => {
 
   it('explains the watch-only wallet: its key signs offline', async () => {
     const flow = new Flow(main().api, () => 'sandbox');
-    render(Onboarding, { onboarding: flow, network: 'sandbox', networkLabel: 'Sandbox', ondone: vi.fn() });
+    render(Onboarding, {
+      onboarding: flow,
+      network: 'sandbox',
+      networkLabel: 'Sandbox',
+      ondone: vi.fn(),
+    });
     await fireEvent.click(screen.getByRole('button', { name: /Add a watch-only wallet/ }));
     expect(document.body.textContent).toContain('signs offline');
     expect(screen.getByLabelText('Account public key')).toBeTruthy();

@@ -22,7 +22,10 @@ const main = () =>
     'wallet:confirmCreate': ({ words }) => {
       for (const { position, word } of words) {
         if (word !== WORDS[position - 1]) {
-          throw mainError(ErrorCode.InvalidMnemonic, `Word ${position} does not match the phrase shown.`);
+          throw mainError(
+            ErrorCode.InvalidMnemonic,
+            `Word ${position} does not match the phrase shown.`,
+          );
         }
       }
       return { ...walletSummary(), exchangeAccountId: null };
@@ -67,7 +70,9 @@ describe('Onboarding', () => {
         ],
       },
     ]);
-    expect(fake.callsTo('wallet:joinExchange')).toEqual([{ walletId: WALLET_ID, password: PASSWORD }]);
+    expect(fake.callsTo('wallet:joinExchange')).toEqual([
+      { walletId: WALLET_ID, password: PASSWORD },
+    ]);
     expect(fake.callsTo('session:unlock')).toEqual([{ password: PASSWORD }]);
     expect(flow.step).toBe('ready');
     expect(flow.balance?.assets[0]?.amount).toBe('10000');
@@ -174,7 +179,8 @@ describe('Onboarding', () => {
     const fake = main();
     let fails = true;
     fake.handle('wallet:joinExchange', () => {
-      if (fails) throw mainError(ErrorCode.Network, 'Countersign could not reach the practice exchange.');
+      if (fails)
+        throw mainError(ErrorCode.Network, 'Countersign could not reach the practice exchange.');
       return walletSummary();
     });
     const flow = new Onboarding(fake.api, () => 'sandbox');

@@ -30,7 +30,12 @@ describe('Notices', () => {
   it('keeps at most four toasts on screen', () => {
     const notices = new Notices();
     for (let i = 0; i < 6; i += 1) notices.error(`failure ${i}`);
-    expect(notices.toasts.map((t) => t.title)).toEqual(['failure 2', 'failure 3', 'failure 4', 'failure 5']);
+    expect(notices.toasts.map((t) => t.title)).toEqual([
+      'failure 2',
+      'failure 3',
+      'failure 4',
+      'failure 5',
+    ]);
     expect(notices.all).toHaveLength(6);
     notices.dispose();
   });

@@ -19,7 +19,9 @@ describe('the frame’s keyboard shortcuts', () => {
 
   it('locks with Ctrl+Shift+L or Cmd+Shift+L, even from a field', () => {
     const field = document.createElement('input');
-    expect(commandOf(key({ code: 'KeyL', key: 'L', ctrlKey: true, shiftKey: true }, field))).toEqual({
+    expect(
+      commandOf(key({ code: 'KeyL', key: 'L', ctrlKey: true, shiftKey: true }, field)),
+    ).toEqual({
       kind: 'lock',
     });
     expect(commandOf(key({ code: 'KeyL', key: 'L', metaKey: true, shiftKey: true }))).toEqual({
@@ -29,8 +31,14 @@ describe('the frame’s keyboard shortcuts', () => {
   });
 
   it('goes to each section with Alt and its number', () => {
-    expect(commandOf(key({ code: 'Digit1', altKey: true }))).toEqual({ kind: 'go', section: 'trade' });
-    expect(commandOf(key({ code: 'Digit3', altKey: true }))).toEqual({ kind: 'go', section: 'funds' });
+    expect(commandOf(key({ code: 'Digit1', altKey: true }))).toEqual({
+      kind: 'go',
+      section: 'trade',
+    });
+    expect(commandOf(key({ code: 'Digit3', altKey: true }))).toEqual({
+      kind: 'go',
+      section: 'funds',
+    });
     expect(commandOf(key({ code: 'Digit4', altKey: true }))).toEqual({
       kind: 'go',
       section: 'settings',
