@@ -3,6 +3,8 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import ts from 'typescript-eslint';
 
 const appFolders = ['src-main', 'src-shared', 'src-renderer', 'src-preload'];
@@ -54,6 +56,17 @@ export default ts.config(
       parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] },
     },
   },
+  // No import cycles anywhere: lower areas never reach back up (DESIGN.md).
+  {
+    files: ['src-*/**/*.ts', 'src-*/**/*.svelte.ts', 'test/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
   // The renderer has no Node, no Electron and no network, and never reaches into main or sandbox.
   {
     files: ['src-renderer/**'],
@@ -99,6 +112,21 @@ export default ts.config(
       folderPatterns(['src-renderer', 'src-preload', 'src-sandbox']),
       ['electron'],
       "Only src-main/index.ts, window.ts and ipc.ts may import 'electron' (DESIGN.md).",
+    ),
+  },
+  // Lower areas of main serve app/ and never reach back into it (DESIGN.md).
+  {
+    files: ['src-main/{exchange,wallet,signing,chain,store}/**'],
+    rules: restrict(
+      [
+        ...folderPatterns(['src-renderer', 'src-preload', 'src-sandbox']),
+        '../app',
+        '../app/**',
+        '../../app',
+        '../../app/**',
+      ],
+      ['electron'],
+      "exchange/, wallet/, signing/, chain/ and store/ never import app/ or 'electron' (DESIGN.md).",
     ),
   },
   {

@@ -1,4 +1,14 @@
-import { app, type BrowserWindow, ipcMain, powerMonitor, session } from 'electron';
+import {
+  app,
+  type BrowserWindow,
+  dialog,
+  ipcMain,
+  Notification,
+  powerMonitor,
+  session,
+} from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from './app';
 import { consoleLogger } from './log';
@@ -63,9 +73,26 @@ export const main = (): void => {
       version: app.getVersion(),
       dataDir: app.getPath('userData'),
       runtime: 'electron',
-      network: 'sandbox',
       logger,
       send: eventEmitter(getWindow),
+      // CSV exports go where the trader chooses, through the system's save dialog.
+      saveFile: async (suggestedName, content) => {
+        const options = {
+          defaultPath: join(app.getPath('documents'), suggestedName),
+          filters: [{ name: 'CSV', extensions: ['csv'] }],
+        };
+        const choice = window
+          ? await dialog.showSaveDialog(window, options)
+          : await dialog.showSaveDialog(options);
+        if (choice.canceled || !choice.filePath) return null;
+        await writeFile(choice.filePath, content, { mode: 0o600 });
+        return { fileName: basename(choice.filePath) };
+      },
+      // Fills are announced on the desktop only while the trader is looking elsewhere.
+      notify: (title, body) => {
+        if (window?.isFocused() || !Notification.isSupported()) return;
+        new Notification({ title, body, silent: false }).show();
+      },
       sandbox: {
         command: process.execPath,
         args: [join(import.meta.dirname, 'sandbox.js')],

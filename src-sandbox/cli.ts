@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from './index.js';
 
 /**
- * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-rate-limit]
- * [--exit-with-parent]`: prints
- * `{"url": "http://127.0.0.1:PORT"}` as its first stdout line; SIGTERM or SIGINT stop it cleanly.
+ * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-takers]
+ * [--no-rate-limit] [--exit-with-parent]`: prints
+ * `{"url": "http://127.0.0.1:PORT", "adminToken": "<64 hex>"}` (and `"notice"` when its data
+ * was damaged and a fresh exchange started) as its first stdout line; SIGTERM or SIGINT stop it
+ * cleanly.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
       'confirmation-delay-ms': { type: 'string' },
       'withdrawal-delay-ms': { type: 'string' },
       'no-market-maker': { type: 'boolean', default: false },
+      'no-takers': { type: 'boolean', default: false },
       'no-rate-limit': { type: 'boolean', default: false },
       'exit-with-parent': { type: 'boolean', default: false },
     },
@@ -34,9 +37,16 @@ async function main(): Promise<void> {
     confirmationDelayMs: number(values['confirmation-delay-ms']),
     withdrawalDelayMs: number(values['withdrawal-delay-ms']),
     marketMaker: !values['no-market-maker'],
+    takers: !values['no-takers'],
     ...(values['no-rate-limit'] ? { rateLimit: false as const } : {}),
   });
-  process.stdout.write(JSON.stringify({ url: sandbox.url }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      url: sandbox.url,
+      adminToken: sandbox.adminToken,
+      ...(sandbox.notice ? { notice: sandbox.notice } : {}),
+    }) + '\n',
+  );
   const stop = () => {
     sandbox.close().then(
       () => process.exit(0),

@@ -1,7 +1,20 @@
 import { MARKETS, PRICE_SCALE, type Market } from './assets.js';
 import { ErrorCode, SandboxError } from './errors.js';
+import type { IdSequence } from './ids.js';
 import { OrderBook, type BookSide } from './order-book.js';
-import type { Order, OrderType, Side } from './orders.js';
+import { ORDER_STATUSES, type Execution, type Order, type OrderType, type Side } from './orders.js';
+import {
+  SnapshotError,
+  amountMap,
+  amountRows,
+  big,
+  int,
+  list,
+  str,
+  unbig,
+  type AmountRows,
+  type Big,
+} from './snapshot-codec.js';
 
 /** One asset's balance of one account, in smallest units. */
 export interface Balance {
@@ -57,6 +70,17 @@ interface MarketState {
 }
 
 const MAX_TRADES_KEPT = 200_000;
+
+/** The engine in a snapshot: compact rows, ids of this data folder as counters. */
+export interface EngineSnapshot {
+  /** `[account id, [[unit, free, locked]…]]`; open order counts follow from resting orders. */
+  accounts: [number | string, [string, Big, Big][]][];
+  /** Every order kept, in the order they were placed (which is also time priority). */
+  orders: unknown[][];
+  fees: AmountRows;
+  /** Per market (in `MARKETS` order): times, prices, base quantities, taker sides (`b`/`s`). */
+  trades: { at: number[]; price: Big[]; base: Big[]; side: string }[];
+}
 
 /**
  * The matching engine: balances, orders and books of every market. Price-time priority, partial
@@ -237,6 +261,68 @@ export class MatchingEngine {
     return order;
   }
 
+  snapshot(ids: IdSequence): EngineSnapshot {
+    const orders: unknown[][] = [];
+    for (const o of this.orders.values()) orders.push(orderRow(o, ids));
+    return {
+      accounts: [...this.accounts.values()].map((a) => [
+        ids.compact(a.id),
+        [...a.balances].map(([unit, b]) => [unit, big(b.free), big(b.locked)]),
+      ]),
+      orders,
+      fees: amountRows(this.fees),
+      trades: MARKETS.map((m) => {
+        const trades = this.state(m.symbol).trades;
+        return {
+          at: trades.map((t) => t.at),
+          price: trades.map((t) => big(t.priceTicks)),
+          base: trades.map((t) => big(t.baseUnits)),
+          side: trades.map((t) => (t.takerSide === 'buy' ? 'b' : 's')).join(''),
+        };
+      }),
+    };
+  }
+
+  /** Loads a snapshot into this fresh engine: balances, orders, books (time priority kept), tape. */
+  restore(s: EngineSnapshot, ids: IdSequence): void {
+    for (const row of list(s.accounts)) {
+      const [id, balances] = list(row);
+      const account = this.openAccount(ids.expand(id as number | string));
+      for (const b of list(balances)) {
+        const [unit, free, locked] = list(b);
+        account.balances.set(str(unit), { free: unbig(free), locked: unbig(locked) });
+      }
+    }
+    for (const row of list(s.orders)) {
+      const order = orderFromRow(list(row), ids);
+      this.orders.set(order.id, order);
+      if (order.resting) {
+        const book = this.state(order.market.symbol).book;
+        (order.side === 'buy' ? book.bids : book.asks).add(order);
+        this.openAccount(order.accountId).openOrders++;
+      }
+    }
+    for (const [unit, q] of amountMap(s.fees)) this.fees.set(unit, q);
+    list(s.trades).forEach((raw, i) => {
+      const market = MARKETS[i];
+      if (!market) throw new SnapshotError('trades of an unknown market');
+      const t = raw as EngineSnapshot['trades'][number];
+      const at = list(t.at);
+      const price = list(t.price);
+      const base = list(t.base);
+      const side = str(t.side);
+      const trades = this.state(market.symbol).trades;
+      for (let k = 0; k < at.length; k++) {
+        trades.push({
+          at: int(at[k]),
+          priceTicks: unbig(price[k]),
+          baseUnits: unbig(base[k]),
+          takerSide: side[k] === 'b' ? 'buy' : 'sell',
+        });
+      }
+    });
+  }
+
   private state(symbol: string): MarketState {
     const s = this.markets.get(symbol);
     if (!s) throw new SandboxError(ErrorCode.invalidSymbol, 'invalid trading pair symbol');
@@ -357,4 +443,96 @@ export class MatchingEngine {
     if (s.trades.length > MAX_TRADES_KEPT)
       s.trades.splice(0, s.trades.length - MAX_TRADES_KEPT / 2);
   }
+}
+
+/** An order as a snapshot row (see `orderFromRow`); executions as rows inside it. */
+function orderRow(o: Order, ids: IdSequence): unknown[] {
+  return [
+    ids.compact(o.id),
+    ids.compact(o.accountId),
+    MARKETS.indexOf(o.market),
+    o.side === 'buy' ? 0 : 1,
+    o.type === 'limit' ? 0 : 1,
+    ORDER_STATUSES.indexOf(o.status),
+    big(o.priceTicks),
+    big(o.quantity),
+    big(o.quoteQuantity),
+    big(o.remaining),
+    o.resting ? 1 : 0,
+    big(o.lockedBase),
+    big(o.lockedQuote),
+    big(o.executedBase),
+    big(o.executedQuote),
+    big(o.commission),
+    o.commissionRateBp,
+    o.marketLimitTicks === null ? null : big(o.marketLimitTicks),
+    o.slippageBp,
+    o.postOnly ? 1 : 0,
+    o.utxoId,
+    o.createdAt,
+    o.updatedAt,
+    o.executions.map((e) => [
+      ids.compact(e.id),
+      ids.compact(e.counterPartyOrderId),
+      big(e.priceTicks),
+      big(e.baseUnits),
+      big(e.quoteUnits),
+      big(e.commission),
+      e.role === 'taker' ? 1 : 0,
+      e.at,
+    ]),
+  ];
+}
+
+function orderFromRow(r: unknown[], ids: IdSequence): Order {
+  const market = MARKETS[int(r[2])];
+  const status = ORDER_STATUSES[int(r[5])];
+  if (!market || !status) throw new SnapshotError('an order of an unknown market or status');
+  const id = ids.expand(r[0] as number | string);
+  const accountId = ids.expand(r[1] as number | string);
+  const side: Side = r[3] === 0 ? 'buy' : 'sell';
+  // A buyer is paid its commission in the base asset, a seller in the quote asset.
+  const commissionUnit = side === 'buy' ? market.base.unit : market.quote.unit;
+  const executions: Execution[] = list(r[23]).map((raw) => {
+    const e = list(raw);
+    return {
+      id: ids.expand(e[0] as number | string),
+      orderId: id,
+      accountId,
+      counterPartyOrderId: ids.expand(e[1] as number | string),
+      priceTicks: unbig(e[2]),
+      baseUnits: unbig(e[3]),
+      quoteUnits: unbig(e[4]),
+      commission: unbig(e[5]),
+      commissionUnit,
+      role: e[6] === 1 ? 'taker' : 'maker',
+      at: int(e[7]),
+    };
+  });
+  return {
+    id,
+    accountId,
+    market,
+    side,
+    type: r[4] === 0 ? 'limit' : 'market',
+    status,
+    priceTicks: unbig(r[6]),
+    quantity: unbig(r[7]),
+    quoteQuantity: unbig(r[8]),
+    remaining: unbig(r[9]),
+    resting: r[10] === 1,
+    lockedBase: unbig(r[11]),
+    lockedQuote: unbig(r[12]),
+    executedBase: unbig(r[13]),
+    executedQuote: unbig(r[14]),
+    commission: unbig(r[15]),
+    commissionRateBp: int(r[16]),
+    marketLimitTicks: r[17] === null ? null : unbig(r[17]),
+    slippageBp: int(r[18]),
+    postOnly: r[19] === 1,
+    utxoId: str(r[20]),
+    createdAt: int(r[21]),
+    updatedAt: int(r[22]),
+    executions,
+  };
 }

@@ -2,6 +2,8 @@
 export const ErrorCode = {
   invalidRequest: 4000,
   unauthorized: 4010,
+  /** Sandbox only: a request from a web page, or addressed to another host (HTTP 403). */
+  forbidden: 4030,
   insufficientBalance: 4050,
   belowMinimumSize: 4100,
   priceNotPositive: 4101,

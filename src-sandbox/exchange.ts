@@ -1,23 +1,27 @@
 import { EXCHANGE_ADDRESSES, parseWalletAddress, type WalletAddress } from './addresses.js';
+import { hashApiKey } from './api-keys.js';
 import {
   ADA,
   ASSETS,
   MARKETS,
   PRICE_SCALE,
+  assetByUnit,
   decimalPlaces,
   marketBySymbol,
   toUnits,
   type Market,
 } from './assets.js';
-import { MatchingEngine, type PlaceOrder } from './engine.js';
+import { MatchingEngine, type EngineSnapshot, type PlaceOrder } from './engine.js';
 import { ErrorCode, SandboxError, type ErrorCodeValue } from './errors.js';
-import { Funds, addAmount } from './funds.js';
+import { Funds, addAmount, type FundsSnapshot } from './funds.js';
 import type { IdSequence } from './ids.js';
 import { fromAmountRecord, type JournalEntry, type OrderRequest } from './journal-entries.js';
-import { L1Ledger, utxoId, type L1Utxo } from './l1-ledger.js';
-import { MARKET_MAKER_ACCOUNT, MarketMaker } from './market-maker.js';
+import { L1Ledger, utxoId, type L1Snapshot, type L1Utxo } from './l1-ledger.js';
+import { MARKET_MAKER_ACCOUNT, MarketMaker, type MarketMakerSnapshot } from './market-maker.js';
 import { isOpen, type Order } from './orders.js';
-import { PendingBuilds, type PendingKind } from './pending-builds.js';
+import { PendingBuilds, type PendingKind, type PendingSnapshot } from './pending-builds.js';
+import { amountMap, amountRows, list, str, type AmountRows } from './snapshot-codec.js';
+import { TAKERS_ACCOUNT, Takers } from './takers.js';
 import { buildTransaction, orderDatum, slotAt } from './transactions.js';
 
 export interface ExchangeRules {
@@ -43,16 +47,21 @@ export const DEFAULT_RULES: ExchangeRules = {
 /** Minimum order size in lovelace (5 ADA equivalent). */
 export const MIN_ORDER_LOVELACE = 5_000_000n;
 
+/** Most the faucet pays one address in all, per asset, in human units. */
+export const FAUCET_LIMIT = 1_000_000n;
+
 export interface Account {
   readonly id: string;
-  readonly apiKey: string;
+  /** SHA-256 of every API key issued to it (the keys themselves are never kept). */
+  readonly keyHashes: string[];
   readonly wallet: WalletAddress;
-  readonly operationKeyHash: string | null;
+  operationKeyHash: string | null;
   /** The account's current exchange-side UTxO, spent by its next order. */
   utxoId: string;
 }
 
-const MARKET_MAKER_INVENTORY = 1_000_000_000_000_000n;
+/** What the market maker and the simulated takers each start with, per asset. */
+const INTERNAL_INVENTORY = 1_000_000_000_000_000n;
 
 /**
  * The whole exchange: accounts, the matching engine, pending builds, the simulated L1 and the
@@ -78,8 +87,14 @@ export class Exchange {
   readonly engine: MatchingEngine;
   readonly l1 = new L1Ledger();
   readonly accounts = new Map<string, Account>();
-  readonly accountsByKey = new Map<string, Account>();
+  /** Accounts by the SHA-256 of each of their API keys. */
+  private readonly accountsByKey = new Map<string, Account>();
+  /** Accounts by wallet address (lower case): one account per address. */
+  private readonly accountsByAddress = new Map<string, Account>();
+  /** What the faucet paid each address in all, by unit. */
+  private readonly faucetPaid = new Map<string, Map<string, bigint>>();
   readonly marketMaker: MarketMaker;
+  readonly takers: Takers;
   /** Everything the faucet and the market maker's inventory created, by unit. */
   readonly minted = new Map<string, bigint>();
   /** L1 fees paid by deposits and withdrawals, gone from every balance. */
@@ -105,9 +120,12 @@ export class Exchange {
       wallet: (accountId) => this.account(accountId).wallet,
     });
     this.marketMaker = new MarketMaker(seed);
-    for (const asset of ASSETS) {
-      this.engine.balance(MARKET_MAKER_ACCOUNT, asset.unit).free += MARKET_MAKER_INVENTORY;
-      addAmount(this.minted, asset.unit, MARKET_MAKER_INVENTORY);
+    this.takers = new Takers(seed);
+    for (const internal of [MARKET_MAKER_ACCOUNT, TAKERS_ACCOUNT]) {
+      for (const asset of ASSETS) {
+        this.engine.balance(internal, asset.unit).free += INTERNAL_INVENTORY;
+        addAmount(this.minted, asset.unit, INTERNAL_INVENTORY);
+      }
     }
   }
 
@@ -130,7 +148,11 @@ export class Exchange {
       case 'reset':
         return undefined;
       case 'account':
-        return this.registerAccount(entry.apiKey, entry.address, entry.operationKeyHash);
+        if ('apiKeyHash' in entry) {
+          return this.registerAccount(entry.apiKeyHash, entry.address, entry.operationKeyHash);
+        }
+        // Written before keys were hashed: each registration opened an account of its own.
+        return this.openNewAccount(hashApiKey(entry.apiKey), entry.address, entry.operationKeyHash);
       case 'faucet':
         return this.payFromFaucet(entry.address, fromAmountRecord(entry.amounts));
       case 'orderBuild':
@@ -150,7 +172,10 @@ export class Exchange {
       case 'withdrawalSubmit':
         return this.funds.submitWithdrawal(entry.txId, entry.at, entry.settleAt);
       case 'marketMaker':
-        this.marketMaker.tick(this, entry.at);
+        this.marketMaker.tick(this.engine, this.ids, entry.at);
+        return undefined;
+      case 'taker':
+        this.takers.trade(this.engine, this.ids, entry.at);
         return undefined;
       case 'tradingLock':
         this.tradingLocked = entry.locked;
@@ -171,7 +196,7 @@ export class Exchange {
   }
 
   accountByApiKey(apiKey: string): Account | undefined {
-    return this.accountsByKey.get(apiKey.toLowerCase());
+    return this.accountsByKey.get(hashApiKey(apiKey));
   }
 
   order(accountId: string, orderId: string): Order {
@@ -198,30 +223,78 @@ export class Exchange {
 
   // ---- accounts and faucet ----
 
+  /**
+   * Gives an address its account: the one it already has (with this API key added, the earlier
+   * ones still valid, and the operation key hash replaced if one is given), or a new one.
+   */
   private registerAccount(
-    apiKey: string,
+    keyHash: string,
     address: string,
     operationKeyHash: string | null,
-  ): { api_key: string; account_id: string } {
+  ): { account_id: string } {
+    const wallet = parseWalletAddress(address);
+    const existing = this.accountsByAddress.get(wallet.bech32.toLowerCase());
+    if (!existing) return this.openNewAccount(keyHash, address, operationKeyHash);
+    existing.keyHashes.push(keyHash);
+    this.accountsByKey.set(keyHash, existing);
+    if (operationKeyHash !== null) existing.operationKeyHash = operationKeyHash;
+    return { account_id: existing.id };
+  }
+
+  private openNewAccount(
+    keyHash: string,
+    address: string,
+    operationKeyHash: string | null,
+  ): { account_id: string } {
     const wallet = parseWalletAddress(address);
     const id = this.ids.uuid();
     const account: Account = {
       id,
-      apiKey,
+      keyHashes: [keyHash],
       wallet,
       operationKeyHash,
       utxoId: utxoId(this.ids.hash(), 0),
     };
-    this.accounts.set(id, account);
-    this.accountsByKey.set(apiKey.toLowerCase(), account);
+    this.addAccount(account);
     this.engine.openAccount(id);
-    return { api_key: apiKey, account_id: id };
+    return { account_id: id };
   }
 
+  private addAccount(account: Account): void {
+    this.accounts.set(account.id, account);
+    for (const keyHash of account.keyHashes) this.accountsByKey.set(keyHash, account);
+    this.accountsByAddress.set(account.wallet.bech32.toLowerCase(), account);
+  }
+
+  /**
+   * Pays a wallet address (never a script, so never the exchange's own addresses) from the
+   * faucet, within `FAUCET_LIMIT` of each asset for that address over all its requests.
+   */
   private payFromFaucet(address: string, amounts: Map<string, bigint>): L1Utxo {
+    parseWalletAddress(address);
+    // Bech32 has one letter case per address: either spelling counts against the same limit.
+    const payee = address.toLowerCase();
+    const paid = this.faucetPaid.get(payee) ?? new Map<string, bigint>();
+    for (const [unit, q] of amounts) {
+      const asset = assetByUnit(unit);
+      if (!asset) throw new SandboxError(ErrorCode.invalidRequest, `unknown unit ${unit}`);
+      if (q <= 0n) {
+        throw new SandboxError(ErrorCode.invalidRequest, `quantity of ${unit} must be positive`);
+      }
+      if ((paid.get(unit) ?? 0n) + q > FAUCET_LIMIT * 10n ** BigInt(asset.decimals)) {
+        throw new SandboxError(
+          ErrorCode.invalidRequest,
+          `the faucet pays at most ${FAUCET_LIMIT} ${asset.name} to one address in all`,
+        );
+      }
+    }
     const utxo: L1Utxo = { txHash: this.ids.hash(), index: 0, address, amounts };
     this.l1.add(utxo);
-    for (const [unit, q] of amounts) addAmount(this.minted, unit, q);
+    for (const [unit, q] of amounts) {
+      addAmount(this.minted, unit, q);
+      addAmount(paid, unit, q);
+    }
+    this.faucetPaid.set(payee, paid);
     return utxo;
   }
 
@@ -419,6 +492,7 @@ export class Exchange {
       accountId,
       expiresAt: at + this.rules.orderTtlMs,
       signer,
+      inputs: [account.utxoId],
       order: terms,
     });
     return { order_id: terms.id, tx_hex: tx.txHex };
@@ -483,6 +557,7 @@ export class Exchange {
       accountId,
       expiresAt: at + this.rules.orderTtlMs,
       signer,
+      inputs: [order.utxoId],
       orderId,
     });
     return { tx_hex: tx.txHex };
@@ -504,6 +579,73 @@ export class Exchange {
     return { tx_hash: txId };
   }
 
+  // ---- snapshots ----
+
+  /** The whole state as plain data (see `restore`). */
+  snapshot(): ExchangeSnapshot {
+    return {
+      accounts: [...this.accounts.values()].map((a) => ({
+        id: this.ids.compact(a.id),
+        keyHashes: a.keyHashes,
+        wallet: a.wallet,
+        operationKeyHash: a.operationKeyHash,
+        utxoId: a.utxoId,
+      })),
+      faucetPaid: [...this.faucetPaid].map(([address, paid]) => [address, amountRows(paid)]),
+      minted: amountRows(this.minted),
+      burned: amountRows(this.burned),
+      tradingLocked: this.tradingLocked,
+      engine: this.engine.snapshot(this.ids),
+      l1: this.l1.snapshot(),
+      pending: this.pending.snapshot(),
+      funds: this.funds.snapshot(),
+      marketMaker: this.marketMaker.snapshot(this.ids),
+      takers: this.takers.snapshot(),
+    };
+  }
+
+  /** Loads a snapshot into this exchange, fresh from the constructor with the same rules. */
+  restore(s: ExchangeSnapshot): void {
+    for (const raw of list(s.accounts)) {
+      const a = raw as Record<string, unknown>;
+      const wallet = a.wallet as Record<string, unknown>;
+      this.addAccount({
+        id: this.ids.expand(a.id as number | string),
+        keyHashes: list(a.keyHashes).map(str),
+        wallet: {
+          bech32: str(wallet.bech32),
+          paymentKeyHash: str(wallet.paymentKeyHash),
+          exchangeAddress: str(wallet.exchangeAddress),
+        },
+        operationKeyHash: a.operationKeyHash === null ? null : str(a.operationKeyHash),
+        utxoId: str(a.utxoId),
+      });
+    }
+    for (const row of list(s.faucetPaid)) {
+      const [address, paid] = list(row);
+      this.faucetPaid.set(str(address), amountMap(paid));
+    }
+    this.minted.clear();
+    for (const [unit, q] of amountMap(s.minted)) this.minted.set(unit, q);
+    for (const [unit, q] of amountMap(s.burned)) this.burned.set(unit, q);
+    this.tradingLocked = s.tradingLocked === true;
+    this.engine.restore(s.engine, this.ids);
+    for (const order of this.engine.orders.values()) {
+      if (!this.accounts.has(order.accountId)) continue;
+      let orders = this.ordersByAccount.get(order.accountId);
+      if (!orders) {
+        orders = [];
+        this.ordersByAccount.set(order.accountId, orders);
+      }
+      orders.push(order);
+    }
+    this.l1.restore(s.l1);
+    this.pending.restore(s.pending);
+    this.funds.restore(s.funds);
+    this.marketMaker.restore(s.marketMaker, this.ids);
+    this.takers.restore(s.takers);
+  }
+
   // ---- conservation ----
 
   /**
@@ -520,4 +662,24 @@ export class Exchange {
     for (const [unit, q] of this.funds.inFlightWithdrawals()) addAmount(total, unit, q);
     return total;
   }
+}
+
+export interface ExchangeSnapshot {
+  accounts: {
+    id: number | string;
+    keyHashes: string[];
+    wallet: WalletAddress;
+    operationKeyHash: string | null;
+    utxoId: string;
+  }[];
+  faucetPaid: [string, AmountRows][];
+  minted: AmountRows;
+  burned: AmountRows;
+  tradingLocked: boolean;
+  engine: EngineSnapshot;
+  l1: L1Snapshot;
+  pending: PendingSnapshot;
+  funds: FundsSnapshot;
+  marketMaker: MarketMakerSnapshot;
+  takers: number;
 }

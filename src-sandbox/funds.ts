@@ -6,6 +6,7 @@ import type { IdSequence } from './ids.js';
 import { fromAmountRecord, type AmountRecord } from './journal-entries.js';
 import { utxoId, type L1Ledger } from './l1-ledger.js';
 import type { PendingBuilds } from './pending-builds.js';
+import { amountMap, amountRows, int, list, str, type AmountRows } from './snapshot-codec.js';
 import { buildTransaction, l1Fee, slotAt, type TxOutputSpec } from './transactions.js';
 
 /** Minimum deposit and withdrawal, and the withdrawal fee, in lovelace. */
@@ -56,6 +57,14 @@ interface InFlight {
   readonly dueAt: number;
 }
 
+type InFlightRow = [string, string, string, AmountRows, number];
+
+export interface FundsSnapshot {
+  deposits: InFlightRow[];
+  withdrawals: InFlightRow[];
+  treasuryUtxo: string;
+}
+
 export interface FundsContext {
   readonly engine: MatchingEngine;
   readonly l1: L1Ledger;
@@ -95,6 +104,37 @@ export class Funds {
       const w = this.withdrawals.shift() as InFlight;
       this.x.l1.add({ txHash: w.txId, index: 0, address: w.address, amounts: w.amounts });
     }
+  }
+
+  snapshot(): FundsSnapshot {
+    const row = (f: InFlight): InFlightRow => [
+      f.accountId,
+      f.address,
+      f.txId,
+      amountRows(f.amounts),
+      f.dueAt,
+    ];
+    return {
+      deposits: this.deposits.map(row),
+      withdrawals: this.withdrawals.map(row),
+      treasuryUtxo: this.treasuryUtxo,
+    };
+  }
+
+  restore(s: FundsSnapshot): void {
+    const inFlight = (raw: unknown): InFlight => {
+      const [accountId, address, txId, amounts, dueAt] = list(raw);
+      return {
+        accountId: str(accountId),
+        address: str(address),
+        txId: str(txId),
+        amounts: amountMap(amounts),
+        dueAt: int(dueAt),
+      };
+    };
+    this.deposits.push(...list(s.deposits).map(inFlight));
+    this.withdrawals.push(...list(s.withdrawals).map(inFlight));
+    this.treasuryUtxo = str(s.treasuryUtxo);
   }
 
   /** Withdrawals submitted but not yet on L1, by unit. */
@@ -233,6 +273,7 @@ export class Funds {
       accountId,
       expiresAt: at + this.x.fundsTtlMs,
       signer,
+      inputs: spec.inputs,
       amounts,
       fee,
     });

@@ -23,6 +23,22 @@ export class IdSequence {
     return this.prefix + (this.counter++).toString(16).padStart(12, '0');
   }
 
+  /** An id as a snapshot stores it: this folder's UUIDs as their counter, anything else as is. */
+  compact(id: string): number | string {
+    if (id.length === 36 && id.startsWith(this.prefix)) {
+      const n = Number.parseInt(id.slice(24), 16);
+      if (Number.isSafeInteger(n) && n.toString(16).padStart(12, '0') === id.slice(24)) return n;
+    }
+    return id;
+  }
+
+  /** The id `compact` was given back. */
+  expand(stored: number | string): string {
+    return typeof stored === 'number'
+      ? this.prefix + stored.toString(16).padStart(12, '0')
+      : stored;
+  }
+
   /** 32 bytes of hex, for synthetic transaction hashes. */
   hash(): string {
     return createHash('sha256').update(`${this.salt}:${this.counter++}`).digest('hex');

@@ -20,6 +20,15 @@ export type AmountRecord = Record<string, string>;
  */
 export type JournalEntry =
   | { t: 'genesis'; at: number; salt: string; seed: number }
+  | {
+      t: 'account';
+      at: number;
+      /** SHA-256 of the API key issued (see api-keys.ts); the key itself is never written. */
+      apiKeyHash: string;
+      address: string;
+      operationKeyHash: string | null;
+    }
+  /** Written by earlier versions: the key in plain text, and always a new account. */
   | { t: 'account'; at: number; apiKey: string; address: string; operationKeyHash: string | null }
   | { t: 'faucet'; at: number; address: string; amounts: AmountRecord }
   | { t: 'orderBuild'; at: number; accountId: string; order: OrderRequest }
@@ -31,13 +40,14 @@ export type JournalEntry =
   | { t: 'withdrawalBuild'; at: number; accountId: string; amounts: AmountRecord }
   | { t: 'withdrawalSubmit'; at: number; txId: string; settleAt: number }
   | { t: 'marketMaker'; at: number }
+  /** A simulated taker's market order (takers.ts). */
+  | { t: 'taker'; at: number }
   | { t: 'tradingLock'; at: number; locked: boolean }
   | { t: 'reset'; at: number; counter?: number };
 
 export function toAmountRecord(amounts: ReadonlyMap<string, bigint>): AmountRecord {
-  const record: AmountRecord = {};
-  for (const [unit, q] of amounts) record[unit] = q.toString();
-  return record;
+  // fromEntries defines own properties: a unit named `__proto__` stays a plain key.
+  return Object.fromEntries([...amounts].map(([unit, q]) => [unit, q.toString()]));
 }
 
 export function fromAmountRecord(record: AmountRecord): Map<string, bigint> {

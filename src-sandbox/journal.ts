@@ -1,55 +1,105 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, ftruncateSync } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry } from './journal-entries.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
+export const SNAPSHOT_FILE = 'snapshot.json';
+/** Data files are the sandbox's alone: read and write for its user only. */
+export const FILE_MODE = 0o600;
+
+/**
+ * The first line of a journal that continues a snapshot: the entries below it apply on top of
+ * the snapshot of that generation. A journal that starts with `genesis` instead is generation 0.
+ */
+export interface JournalHeader {
+  t: 'snapshot';
+  generation: number;
+  at: number;
+}
+
+export type JournalLine = JournalEntry | JournalHeader;
+
+/** The data folder's files cannot be read as the sandbox wrote them. */
+export class DamagedFile extends Error {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'DamagedFile';
+  }
+}
 
 /**
  * Reads the journal of a data folder. A torn last line (a crash mid-write) is cut off, since it
- * was never acknowledged; a bad line anywhere else means the file is damaged, and start fails.
+ * was never acknowledged; a bad line anywhere else means the file is damaged.
  */
-export function readJournal(dataDir: string): JournalEntry[] {
-  mkdirSync(dataDir, { recursive: true });
+export function readJournal(dataDir: string): JournalLine[] {
   const path = join(dataDir, JOURNAL_FILE);
   if (!existsSync(path)) return [];
-  const text = readFileSync(path, 'utf8');
-  const entries: JournalEntry[] = [];
+  const bytes = readFileSync(path);
+  const text = bytes.toString('utf8');
+  const lines: JournalLine[] = [];
   let offset = 0;
+  let lineNumber = 0;
   while (offset < text.length) {
     const end = text.indexOf('\n', offset);
     if (end < 0) break;
-    const line = text.slice(offset, end);
+    lineNumber++;
+    let parsed: unknown;
     try {
-      entries.push(JSON.parse(line) as JournalEntry);
+      parsed = JSON.parse(text.slice(offset, end));
     } catch {
+      parsed = undefined;
+    }
+    if (!isLine(parsed)) {
       if (text.indexOf('\n', end + 1) >= 0) {
-        throw new Error(`journal ${path} is damaged at byte ${offset}`);
+        throw new DamagedFile(JOURNAL_FILE, `line ${lineNumber} cannot be read`);
       }
       break;
     }
+    lines.push(parsed);
     offset = end + 1;
   }
-  if (offset < Buffer.byteLength(text)) {
+  const kept = Buffer.byteLength(text.slice(0, offset));
+  if (kept < bytes.length) {
     const fd = openSync(path, 'r+');
-    ftruncateSync(fd, Buffer.byteLength(text.slice(0, offset)));
+    ftruncateSync(fd, kept);
     closeSync(fd);
   }
-  return entries;
+  return lines;
 }
 
-/** A queued write: a line to append, or a whole new file content (after a reset). */
-interface QueuedWrite {
-  readonly line?: string;
-  readonly replacement?: string;
+function isLine(value: unknown): value is JournalLine {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { t?: unknown }).t === 'string' &&
+    typeof (value as { at?: unknown }).at === 'number'
+  );
+}
+
+/** A queued write: lines to append, or a compaction (a new snapshot and a journal afresh). */
+type QueuedWrite = {
   readonly resolve: () => void;
   readonly reject: (e: Error) => void;
+} & ({ readonly line: string } | Compaction);
+
+interface Compaction {
+  readonly snapshot: string;
+  readonly header: JournalHeader;
+  readonly required: boolean;
 }
 
 /**
- * The append-only journal. `append` queues a line and returns a promise that resolves once the
- * line is on disk (written and fdatasync'ed); concurrent appends share one sync. `replace`
- * starts the file afresh (atomically: temporary file, sync, rename, sync the folder).
+ * The journal and the snapshot it continues, written by one queue: every change to the data
+ * folder's files happens in order, one at a time. `append` queues a line and resolves once it is
+ * on disk (written and fdatasync'ed); concurrent appends share one sync. `compact` writes a new
+ * snapshot and starts the journal afresh after it, each file atomically (temporary file with a
+ * random name, sync, rename, sync the folder), so a crash at any point leaves a snapshot and a
+ * journal that together hold every acknowledged change.
  */
 export class Journal {
   private queue: QueuedWrite[] = [];
@@ -57,6 +107,9 @@ export class Journal {
   private inFlight: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private broken: Error | undefined;
+  /** Entries and bytes written since the journal last started afresh. */
+  tailEntries = 0;
+  tailBytes = 0;
 
   private constructor(
     private file: FileHandle,
@@ -64,21 +117,31 @@ export class Journal {
   ) {}
 
   static async open(dataDir: string): Promise<Journal> {
-    mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, JOURNAL_FILE);
     const created = !existsSync(path);
-    const file = await open(path, 'a');
+    const file = await open(path, 'a', FILE_MODE);
+    await file.chmod(FILE_MODE);
     if (created) await syncFolder(dataDir);
-    return new Journal(file, dataDir);
+    const journal = new Journal(file, dataDir);
+    journal.tailBytes = (await file.stat()).size;
+    return journal;
   }
 
   append(entry: JournalEntry): Promise<void> {
-    return this.enqueue({ line: JSON.stringify(entry) + '\n' });
+    const line = JSON.stringify(entry) + '\n';
+    this.tailEntries++;
+    this.tailBytes += line.length;
+    return this.enqueue({ line });
   }
 
-  /** Replaces the whole journal with `entries`, after everything queued before. */
-  replace(entries: readonly JournalEntry[]): Promise<void> {
-    return this.enqueue({ replacement: entries.map((e) => JSON.stringify(e) + '\n').join('') });
+  /**
+   * After everything queued before: replaces the snapshot with `snapshot` (the state with every
+   * entry queued so far applied) and starts the journal afresh with `header`.
+   */
+  compact(snapshot: string, header: JournalHeader, required: boolean): Promise<void> {
+    this.tailEntries = 0;
+    this.tailBytes = 0;
+    return this.enqueue({ snapshot, header, required });
   }
 
   /** Resolves once everything queued so far is on disk (not what is queued later). */
@@ -88,7 +151,7 @@ export class Journal {
     return this.inFlight ?? Promise.resolve();
   }
 
-  private enqueue(write: { line?: string; replacement?: string }): Promise<void> {
+  private enqueue(write: { line: string } | Compaction): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ ...write, resolve, reject });
@@ -101,13 +164,13 @@ export class Journal {
       while (this.queue.length) {
         const head = this.queue[0] as QueuedWrite;
         let batch: QueuedWrite[];
-        if (head.replacement !== undefined) {
+        if ('snapshot' in head) {
           batch = this.queue.splice(0, 1);
-          this.inFlight = this.swap(head.replacement);
+          this.inFlight = this.swap(head);
         } else {
-          const end = this.queue.findIndex((w) => w.replacement !== undefined);
+          const end = this.queue.findIndex((w) => 'snapshot' in w);
           batch = this.queue.splice(0, end < 0 ? this.queue.length : end);
-          const lines = batch.map((w) => w.line).join('');
+          const lines = batch.map((w) => ('line' in w ? w.line : '')).join('');
           this.inFlight = this.file.write(lines).then(() => this.file.datasync());
         }
         try {
@@ -126,23 +189,56 @@ export class Journal {
     }
   }
 
-  private async swap(content: string): Promise<void> {
-    const path = join(this.dataDir, JOURNAL_FILE);
-    const temporary = `${path}.tmp`;
-    const fresh = await open(temporary, 'w');
-    await fresh.writeFile(content);
-    await fresh.sync();
-    await fresh.close();
+  private async swap({ snapshot, header, required }: Compaction): Promise<void> {
+    try {
+      await writeAtomically(this.dataDir, SNAPSHOT_FILE, snapshot);
+    } catch (e) {
+      if (required) throw e;
+      // Nothing changed on disk: the old snapshot and this journal still hold everything, and
+      // the journal goes on growing until the next compaction.
+      process.stderr.write(`sandbox: a snapshot could not be written (${errorCode(e)})\n`);
+      return;
+    }
+    // From here on the journal must start afresh: appending to the old one would add entries
+    // a restart ignores (its generation is older than the snapshot's), so a failure breaks it.
     await this.file.close();
-    await rename(temporary, path);
-    await syncFolder(this.dataDir);
-    this.file = await open(path, 'a');
+    try {
+      await writeAtomically(this.dataDir, JOURNAL_FILE, JSON.stringify(header) + '\n');
+    } finally {
+      this.file = await open(join(this.dataDir, JOURNAL_FILE), 'a', FILE_MODE);
+    }
   }
 
   async close(): Promise<void> {
     while (this.flushing) await this.flushing;
     await this.file.close();
   }
+}
+
+/** Temporary files of an atomic write: the target's name, a random part, `.tmp`. */
+export const TEMPORARY_FILE = /\.[0-9a-f]{16}\.tmp$/;
+
+/** Writes a file so that it is either wholly the old one or wholly the new one, even on a crash. */
+export async function writeAtomically(dir: string, name: string, content: string): Promise<void> {
+  const path = join(dir, name);
+  const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx', FILE_MODE);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await unlink(temporary).catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  await rename(temporary, path);
+  await syncFolder(dir);
+}
+
+function errorCode(e: unknown): string {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'error';
 }
 
 async function syncFolder(dir: string): Promise<void> {

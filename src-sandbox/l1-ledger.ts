@@ -1,3 +1,5 @@
+import { amountMap, amountRows, int, list, str, type AmountRows } from './snapshot-codec.js';
+
 /** One unspent output on the sandbox's simulated L1. */
 export interface L1Utxo {
   readonly txHash: string;
@@ -50,6 +52,31 @@ export class L1Ledger {
     return [...ids].map((id) => this.unspent.get(id) as L1Utxo);
   }
 
+  snapshot(): L1Snapshot {
+    return {
+      unspent: [...this.unspent.values()].map((u) => [
+        u.txHash,
+        u.index,
+        u.address,
+        amountRows(u.amounts),
+      ]),
+      spent: [...this.spent],
+    };
+  }
+
+  restore(s: L1Snapshot): void {
+    for (const row of list(s.unspent)) {
+      const [txHash, index, address, amounts] = list(row);
+      this.add({
+        txHash: str(txHash),
+        index: int(index),
+        address: str(address),
+        amounts: amountMap(amounts),
+      });
+    }
+    for (const id of list(s.spent)) this.spent.add(str(id));
+  }
+
   /** Sum of every unspent output, by unit. */
   totals(): Map<string, bigint> {
     const totals = new Map<string, bigint>();
@@ -58,4 +85,9 @@ export class L1Ledger {
     }
     return totals;
   }
+}
+
+export interface L1Snapshot {
+  unspent: [string, number, string, AmountRows][];
+  spent: string[];
 }

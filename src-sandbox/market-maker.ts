@@ -1,6 +1,7 @@
 import { MARKETS, toUnits, type Market } from './assets.js';
-import type { Exchange } from './exchange.js';
-import { nextRandom } from './ids.js';
+import type { MatchingEngine } from './engine.js';
+import { nextRandom, type IdSequence } from './ids.js';
+import { big, int, list, str, unbig, type Big } from './snapshot-codec.js';
 
 /** The market maker's internal account id. */
 export const MARKET_MAKER_ACCOUNT = '00000000-0000-4000-8000-00000000a11c';
@@ -27,12 +28,37 @@ export class MarketMaker {
     return this.references.get(symbol);
   }
 
-  tick(exchange: Exchange, at: number): void {
-    for (const market of MARKETS) this.requote(exchange, market, at);
+  snapshot(ids: IdSequence): MarketMakerSnapshot {
+    return {
+      random: this.random.seed,
+      references: [...this.references].map(([symbol, p]) => [symbol, big(p)]),
+      orders: [...this.orderIds].map(([symbol, orderIds]) => [
+        symbol,
+        orderIds.map((id) => ids.compact(id)),
+      ]),
+    };
   }
 
-  private requote(exchange: Exchange, market: Market, at: number): void {
-    const engine = exchange.engine;
+  restore(s: MarketMakerSnapshot, ids: IdSequence): void {
+    this.random.seed = int(s.random);
+    for (const row of list(s.references)) {
+      const [symbol, p] = list(row);
+      this.references.set(str(symbol), unbig(p));
+    }
+    for (const row of list(s.orders)) {
+      const [symbol, orderIds] = list(row);
+      this.orderIds.set(
+        str(symbol),
+        list(orderIds).map((id) => ids.expand(id as number | string)),
+      );
+    }
+  }
+
+  tick(engine: MatchingEngine, ids: IdSequence, at: number): void {
+    for (const market of MARKETS) this.requote(engine, ids, market, at);
+  }
+
+  private requote(engine: MatchingEngine, ids: IdSequence, market: Market, at: number): void {
     let reference = this.references.get(market.symbol) ?? toUnits(market.referencePrice, 4);
     const stepBp = BigInt(Math.round((nextRandom(this.random) * 2 - 1) * MAX_STEP_BP));
     reference = (reference * (10_000n + stepBp)) / 10_000n;
@@ -50,7 +76,7 @@ export class MarketMaker {
         const offset = side === 'buy' ? 10_000n - SPACING_BP * i : 10_000n + SPACING_BP * i;
         const priceTicks = (reference * offset + (side === 'buy' ? 0n : 9_999n)) / 10_000n;
         const size = baseSize * (1 + Math.floor(nextRandom(this.random) * 9));
-        const id = exchange.ids.uuid();
+        const id = ids.uuid();
         engine.placeOrder({
           id,
           accountId: MARKET_MAKER_ACCOUNT,
@@ -71,4 +97,10 @@ export class MarketMaker {
     }
     this.orderIds.set(market.symbol, placed);
   }
+}
+
+export interface MarketMakerSnapshot {
+  random: number;
+  references: [string, Big][];
+  orders: [string, (number | string)[]][];
 }

@@ -2,8 +2,15 @@ import type { Market } from './assets.js';
 
 export type Side = 'buy' | 'sell';
 export type OrderType = 'limit' | 'market';
-export type OrderStatus =
-  'open' | 'partially_filled' | 'fully_filled' | 'cancelled' | 'partially_cancelled' | 'failed';
+export const ORDER_STATUSES = [
+  'open',
+  'partially_filled',
+  'fully_filled',
+  'cancelled',
+  'partially_cancelled',
+  'failed',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** One fill seen from one order's side. */
 export interface Execution {

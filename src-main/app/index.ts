@@ -1,10 +1,16 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
+import type { SessionStatus } from '../../src-shared/contract';
 import { serialize } from '../../src-shared/domain/amount';
-import { NETWORK_IDS, type NetworkName } from '../../src-shared/network';
-import { AppInfoService } from './about/service';
-import { aboutHandlers } from './about/handlers';
+import type { Order } from '../../src-shared/domain';
+import { DEFAULT_NETWORK, networkIdOf, type NetworkChoice } from '../../src-shared/network';
 import { createDispatcher, type Dispatch } from '../dispatch';
+import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
 import type { Logger } from '../log';
+import { TransactionSigner } from '../signing';
+import { OperationJournal } from '../store/journal';
+import { SettingsStore } from '../store/settings';
 import {
   KeychainSecretStore,
   SessionSettings,
@@ -14,22 +20,34 @@ import {
   type ScryptCost,
   type SecretStore,
 } from '../wallet';
-import { TransactionSigner } from '../signing';
-import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
-import { join } from 'node:path';
-import { SandboxChain } from '../chain';
-import { SessionService } from './session/service';
+import { aboutHandlers } from './about/handlers';
+import { AppInfoService } from './about/service';
+import { fundsHandlers } from './funds/handlers';
+import { FundsService } from './funds/service';
+import { marketHandlers } from './market/handlers';
+import { MarketService } from './market/service';
+import { NetworkService, type Connection } from './network/service';
+import { operationsHandlers } from './operations/handlers';
+import { OperationsService } from './operations/service';
+import { AccountFeed } from './orders/account-feed';
+import { ordersHandlers } from './orders/handlers';
+import { OrdersService, type SaveFile } from './orders/service';
 import { sessionHandlers } from './session/handlers';
-import { WalletService } from './wallet/service';
+import { SessionService } from './session/service';
+import { settingsHandlers } from './settings/handlers';
+import { SettingsService } from './settings/service';
+import { tradingHandlers } from './trading/handlers';
+import { TradingService } from './trading/service';
 import { walletHandlers } from './wallet/handlers';
-import { notYetHandlers } from './not-yet';
+import { WalletService } from './wallet/service';
 
 export interface AppConfig {
   name: string;
   version: string;
   dataDir: string;
   runtime: 'electron' | 'harness';
-  network: NetworkName;
+  /** The network of a new install (no settings yet); the embedded sandbox unless a test says. */
+  network?: NetworkChoice;
   logger: Logger;
   /** Pushes an event to the renderer (Electron: webContents.send; harness: WebSocket). */
   send: SendEvent;
@@ -39,9 +57,16 @@ export interface AppConfig {
   vaultCost?: ScryptCost;
   /**
    * How to run the embedded sandbox exchange. On the sandbox network it is started with the
-   * app, with its data in `<dataDir>/sandbox`, and stopped with it.
+   * app, with its data in `<dataDir>/sandbox`, and stopped with it (or when leaving it). Tests
+   * that kill the app may attach to one already running instead (`{ url, adminToken }`).
    */
-  sandbox?: SandboxCommand;
+  sandbox?: SandboxCommand | { url: string; adminToken?: string };
+  /** The save dialog (Electron); by default files go to `<dataDir>/exports`. */
+  saveFile?: SaveFile;
+  /** A desktop notification (Electron: only while the window is not focused). */
+  notify?: (title: string, body: string) => void;
+  /** How often live data is read while a stream is down (tests shorten it). */
+  pollEveryMs?: number;
 }
 
 export interface AppServices {
@@ -50,88 +75,243 @@ export interface AppServices {
   /** The trading session: `lockNow(reason)` for suspend and screen lock. */
   session: SessionService;
   wallet: WalletService;
+  network: NetworkService;
+  operations: OperationsService;
+  trading: TradingService;
+  funds: FundsService;
+  orders: OrdersService;
   /** Signs exchange transactions after checking them against the trader's intent. */
   signer: TransactionSigner;
   /** The embedded sandbox once it listens; null when this network does not use it. */
-  sandbox: Promise<EmbeddedSandbox> | null;
+  readonly sandbox: Promise<EmbeddedSandbox> | null;
   dispose(): Promise<void>;
 }
 
+const exportsFolder =
+  (dataDir: string): SaveFile =>
+  async (name, content) => {
+    const folder = join(dataDir, 'exports');
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await writeFile(join(folder, name), content, { mode: 0o600 });
+    return { fileName: name };
+  };
+
+const fillText = (order: Order): string =>
+  `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${order.baseQty.toFixed()} ${order.symbol}${order.executedPrice ? ` at ${order.executedPrice.toFixed()}` : ''}.`;
+
 /**
- * The composition of every service behind the contract. Electron's main and the browser harness
- * both call this, so what the harness tests is what the app runs.
+ * The composition of every service behind the contract. Electron's main, the browser harness and
+ * the tests all call this, so what they exercise is what the app runs.
  */
 export const createAppServices = async (config: AppConfig): Promise<AppServices> => {
+  let onSession: (status: SessionStatus) => void = () => undefined;
   // Services emit domain values; what crosses to the renderer is their exact serialised form.
-  const emit: EmitEvent = (name, payload) => config.send(name, serialize(payload));
-  const appInfo = new AppInfoService({
-    name: config.name,
-    version: config.version,
-    dataDir: config.dataDir,
-    runtime: config.runtime,
-    network: () => config.network,
-  });
+  const emit: EmitEvent = (name, payload) => {
+    config.send(name, serialize(payload));
+    if (name === 'session:changed') onSession(payload as SessionStatus);
+  };
+
+  const settingsStore = new SettingsStore(config.dataDir, config.network ?? DEFAULT_NETWORK);
+  await settingsStore.read();
+  if (settingsStore.problem) config.logger.warn(settingsStore.problem.message);
+
   const book = new WalletBook(config.dataDir);
   const secrets = new WalletSecrets(
     config.secretStore ?? new KeychainSecretStore(),
     config.vaultCost,
   );
   const attempts = new UnlockAttempts(config.dataDir);
+  const sandboxCommand = config.sandbox;
+
+  const network = new NetworkService({
+    settings: settingsStore,
+    emit,
+    logger: config.logger,
+    ...(sandboxCommand
+      ? {
+          startSandbox: () =>
+            'url' in sandboxCommand
+              ? Promise.resolve({ ...sandboxCommand, pid: -1, stop: async () => undefined })
+              : startEmbeddedSandbox({
+                  ...sandboxCommand,
+                  dataDir: join(config.dataDir, 'sandbox'),
+                  logger: config.logger,
+                }),
+        }
+      : {}),
+    // API keys are per network: the session that opened this one's key locks.
+    onSwitch: async () => {
+      await session.lock('network-changed');
+    },
+  });
+  await network.start();
+
+  const appInfo = new AppInfoService({
+    name: config.name,
+    version: config.version,
+    dataDir: config.dataDir,
+    runtime: config.runtime,
+    network: () => network.current.name,
+  });
   const session = new SessionService({
     book,
     secrets,
     attempts,
     settings: new SessionSettings(config.dataDir),
     emit,
-    network: () => config.network,
+    network: () => network.current.name,
   });
-  const sandbox =
-    config.network === 'sandbox' && config.sandbox
-      ? startEmbeddedSandbox({
-          ...config.sandbox,
-          dataDir: join(config.dataDir, 'sandbox'),
-          logger: config.logger,
-        })
-      : null;
-  // A failed start is reported to whoever uses the exchange; it must not crash the app.
-  sandbox?.catch((error: unknown) => config.logger.error('embedded sandbox did not start', error));
+  const apiKey = () => session.apiKey();
+  const apiKeyOrNull = () => {
+    try {
+      return session.apiKey();
+    } catch {
+      return null;
+    }
+  };
 
   const wallet = new WalletService({
     book,
     secrets,
     session,
     attempts,
-    network: () => config.network,
-    networkId: () => (config.network === 'custom' ? 0 : NETWORK_IDS[config.network]),
-    ...(sandbox
-      ? {
-          sandboxUrl: async () => (await sandbox).url,
-          chain: new SandboxChain(async () => (await sandbox).url),
-        }
-      : {}),
+    network: () => network.current.name,
+    networkId: () => networkIdOf(network.current),
+    sandboxAdmin: async () => (await network.connection()).sandboxAdmin(),
+    chain: () => connectionNow().chain(),
   });
+  let latest: Connection | undefined;
+  const connectionNow = (): Connection => {
+    if (!latest || latest.closed) throw new Error('no connection yet');
+    return latest;
+  };
+  latest = await network.connection();
+  network.onSwitch((next) => {
+    latest = next;
+  });
+
   const signer = new TransactionSigner({ book, secrets, session, attempts });
+  const journal = new OperationJournal(config.dataDir);
+  const orders = new OrdersService({
+    network,
+    apiKey,
+    saveFile: config.saveFile ?? exportsFolder(config.dataDir),
+  });
+  const operations = new OperationsService({
+    network,
+    signer,
+    journal,
+    emit,
+    logger: config.logger,
+    apiKey,
+    afterChange: (result) => {
+      orders.invalidate();
+      if (result.txHash && (result.kind === 'deposit' || result.kind === 'withdrawal')) {
+        funds.submitted(result.operationId, result.txHash);
+      }
+      feed.refresh();
+    },
+  });
+  const accountAddresses = new Map<string, string>();
+  const trading = new TradingService({
+    network,
+    book,
+    settings: settingsStore,
+    signer,
+    operations,
+    apiKey,
+    accountAddress: async (connection, account) => {
+      if (!account.accountId) return undefined;
+      const key = `${connection.key}|${account.accountId}`;
+      const known = accountAddresses.get(key);
+      if (known) return known;
+      const admin = await connection.sandboxAdmin();
+      const address = admin ? (await admin.account(account.accountId)).exchangeAddress : undefined;
+      if (address) accountAddresses.set(key, address);
+      return address;
+    },
+  });
+  const funds = new FundsService({
+    network,
+    book,
+    signer,
+    operations,
+    emit,
+    apiKey,
+    walletBalance: () => wallet.balance({}),
+  });
+  const market = new MarketService({
+    network,
+    emit,
+    logger: config.logger,
+    ...(config.pollEveryMs ? { pollEveryMs: config.pollEveryMs } : {}),
+  });
+  const feed = new AccountFeed({
+    network,
+    emit,
+    logger: config.logger,
+    apiKey: apiKeyOrNull,
+    balancesChanged: () => void funds.refresh(),
+    ordersChanged: () => orders.invalidate(),
+    notifyFill: (order) => {
+      void settingsStore.read().then((s) => {
+        if (s.notifyFills) config.notify?.('Order filled', fillText(order));
+      });
+    },
+    ...(config.pollEveryMs ? { pollEveryMs: config.pollEveryMs } : {}),
+  });
+  onSession = (status) => {
+    if (status.state === 'unlocked') void feed.restart();
+    else feed.stop();
+  };
+  const settings = new SettingsService({
+    store: settingsStore,
+    network,
+    session,
+    wallet,
+    emit,
+    checkPassword: async (password) => {
+      const active = await book.active();
+      if (!active) throw new Error('no wallet');
+      await attempts.guard(async () =>
+        (await secrets.openOperationKey(active.id, password)).wipe(),
+      );
+    },
+  });
 
   const handlers: Handlers = {
     app: aboutHandlers(appInfo),
     session: sessionHandlers(session),
     wallet: walletHandlers(wallet),
-    ...notYetHandlers(),
+    settings: settingsHandlers(settings),
+    market: marketHandlers(market),
+    trading: tradingHandlers(trading),
+    funds: fundsHandlers(funds),
+    orders: ordersHandlers(orders),
+    operations: operationsHandlers(operations),
   };
+  // Signed operations an earlier run left unsent: the trader is asked what to do with them.
+  void operations.recover();
 
   return {
     handlers,
     dispatch: createDispatcher(handlers, config.logger),
     session,
     wallet,
+    network,
+    operations,
+    trading,
+    funds: funds,
+    orders,
     signer,
-    sandbox,
+    get sandbox() {
+      return network.sandbox;
+    },
     dispose: async () => {
       session.lockNow('shutdown');
-      await sandbox?.then(
-        (running) => running.stop(),
-        () => undefined,
-      );
+      feed.stop();
+      market.unwatch();
+      await network.dispose();
     },
   };
 };

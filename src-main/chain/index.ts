@@ -1,3 +1,6 @@
-/** The chain area: a wallet's coins on Cardano (L1), behind one interface. */
-export { SandboxChain } from './sandbox-chain';
+/** The chain area: a wallet's coins on Cardano (L1), behind one interface, from three providers. */
+export { SandboxChain, type SandboxTarget } from './sandbox-chain';
+export { KoiosChain } from './koios-chain';
+export { BlockfrostChain } from './blockfrost-chain';
+export { scriptRefOf, scriptLanguage, type ScriptLanguage, type ScriptRef } from './script-ref';
 export { AmountEntry, InputUtxo, totalOf, type ChainLookup } from './utxo';

@@ -1,40 +1,39 @@
-import { request } from 'undici';
-import { z } from 'zod';
-import { AppError, ErrorCode } from '../../src-shared/errors';
-import { InputUtxo, type ChainLookup } from './utxo';
+import { SandboxAdmin, type HttpOptions, type InputUtxo } from '../exchange';
+import type { ChainLookup } from './utxo';
 
-const unreadable = (cause?: unknown) =>
-  new AppError(
-    ErrorCode.Network,
-    'Countersign could not read your wallet’s coins from the practice exchange’s ledger. Try again in a moment.',
-    { cause },
-  );
+/** Where the embedded sandbox is, once it has started: its URL and the admin token it announced. */
+export type SandboxTarget = string | { baseUrl: string; adminToken?: string };
 
-/** The embedded sandbox's simulated L1: `GET /sandbox/utxos?address=`. */
+/** The embedded sandbox's simulated L1: `GET /sandbox/utxos?address=`, through its admin client. */
 export class SandboxChain implements ChainLookup {
-  constructor(
-    private readonly sandboxUrl: () => Promise<string>,
-    private readonly timeoutMs = 10_000,
-  ) {}
+  readonly #target: () => Promise<SandboxTarget>;
+  readonly #options: HttpOptions;
+  #admin: { key: string; admin: SandboxAdmin } | null = null;
 
-  async utxosAt(address: string): Promise<InputUtxo[]> {
-    const url = new URL('/sandbox/utxos', await this.sandboxUrl());
-    url.searchParams.set('address', address);
-    let status: number;
-    let body: unknown;
-    try {
-      const response = await request(url, {
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = response.statusCode;
-      body = await response.body.json().catch(() => null);
-    } catch (error) {
-      throw unreadable(error);
+  /** `options` may be a timeout in ms (the older signature). */
+  constructor(target: () => Promise<SandboxTarget>, options: HttpOptions | number = {}) {
+    this.#target = target;
+    this.#options = typeof options === 'number' ? { timeoutMs: options } : options;
+  }
+
+  async utxosAt(address: string, signal?: AbortSignal): Promise<InputUtxo[]> {
+    return (await this.#adminFor()).utxos(address, signal);
+  }
+
+  async close(): Promise<void> {
+    await this.#admin?.admin.close();
+    this.#admin = null;
+  }
+
+  /** One admin client per sandbox address; a restarted sandbox (new port) gets a new one. */
+  async #adminFor(): Promise<SandboxAdmin> {
+    const target = await this.#target();
+    const config = typeof target === 'string' ? { baseUrl: target } : target;
+    const key = `${config.baseUrl} ${config.adminToken ?? ''}`;
+    if (this.#admin?.key !== key) {
+      void this.#admin?.admin.close();
+      this.#admin = { key, admin: new SandboxAdmin(config, this.#options) };
     }
-    if (status !== 200) throw unreadable(new Error(`HTTP ${status}`));
-    const utxos = z.array(InputUtxo).safeParse(body);
-    if (!utxos.success) throw unreadable(utxos.error);
-    return utxos.data;
+    return this.#admin.admin;
   }
 }

@@ -25,6 +25,10 @@ export interface EmbeddedSandboxOptions extends SandboxCommand {
 export interface EmbeddedSandbox {
   /** http://127.0.0.1:PORT */
   readonly url: string;
+  /** The per-run token of its admin routes (`x-sandbox-token`); only this process knows it. */
+  readonly adminToken?: string;
+  /** Set when its data was damaged and it started afresh: what happened, in plain words. */
+  readonly notice?: string;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -34,6 +38,11 @@ const Announcement = z.object({
     .string()
     .url()
     .refine((url) => new URL(url).hostname === '127.0.0.1', 'the sandbox must listen on loopback'),
+  adminToken: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  notice: z.string().max(2000).optional(),
 });
 
 const notStarted = (detail: string) =>
@@ -76,7 +85,7 @@ export const startEmbeddedSandbox = async (
   });
 
   let ready = false;
-  const url = await new Promise<string>((resolve, reject) => {
+  const announced = await new Promise<z.infer<typeof Announcement>>((resolve, reject) => {
     const fail = (error: AppError) => {
       child.kill('SIGKILL');
       reject(error);
@@ -108,7 +117,7 @@ export const startEmbeddedSandbox = async (
       }
       ready = true;
       lines.close();
-      resolve(announced.url);
+      resolve(announced);
     });
   });
 
@@ -122,10 +131,14 @@ export const startEmbeddedSandbox = async (
     options.onExit?.(code, signal);
   });
   child.stdout?.resume();
+  const { url, adminToken, notice } = announced;
   options.logger.info(`embedded sandbox listening on ${url}`);
+  if (notice) options.logger.warn(notice);
 
   return {
     url,
+    ...(adminToken ? { adminToken } : {}),
+    ...(notice ? { notice } : {}),
     pid: child.pid ?? -1,
     stop: async () => {
       stopping = true;

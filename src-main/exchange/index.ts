@@ -1,8 +1,56 @@
-/** The exchange area: the embedded sandbox's process and, for now, its account opening. */
+/**
+ * The exchange area: the trading service's HTTP and WebSocket client, the embedded sandbox's
+ * process and its admin endpoints, and the one transport they (and the chain providers) share.
+ */
 export {
   startEmbeddedSandbox,
   type EmbeddedSandbox,
   type EmbeddedSandboxOptions,
   type SandboxCommand,
 } from './embedded-sandbox';
-export { openSandboxAccount, type SandboxAccount } from './sandbox-accounts';
+export { ExchangeClient, type ExchangeClientOptions, type ExchangeConfig } from './client';
+export type { OrderRecordsQuery, OrderRequest } from './orders';
+export {
+  ExchangeStreams,
+  type AccountEvent,
+  type StreamHandle,
+  type StreamOptions,
+  type StreamState,
+  type StreamStatus,
+} from './streams';
+export {
+  ExchangeError,
+  describeExchangeCode,
+  isTransient,
+  quoteServerText,
+  withFigures,
+  type ExchangeFailure,
+} from './errors';
+export {
+  DEFAULT_RETRY,
+  EXCHANGE_SERVICE,
+  HttpTransport,
+  type HttpOptions,
+  type HttpReply,
+  type HttpRequest,
+  type RequestKind,
+  type RetryPolicy,
+  type ServiceProfile,
+} from './http';
+export { REAL_SERVICE_RATE_LIMIT, type RateLimit } from './rate-limiter';
+export { systemClock, type Clock } from './clock';
+export {
+  AmountEntry,
+  InputUtxo,
+  parseAnswer,
+  unexpectedAnswer,
+  type AnswerOf,
+  type UnitAmount,
+} from './wire';
+export {
+  SANDBOX_SERVICE,
+  SandboxAdmin,
+  SandboxNetwork,
+  openSandboxAccount,
+  type SandboxAccount,
+} from './sandbox-admin';

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { fromUnits, marketBySymbol, type Market } from '../assets.js';
-import type { PriceLevel } from '../order-book.js';
+import { depthLevels, marketPrice, recentTrades } from '../market-data.js';
 import { ErrorCode, SandboxError } from '../errors.js';
 import type { SandboxCore } from '../sandbox-core.js';
 import { boundedInteger } from './order-routes.js';
 
-const INTERVALS: Record<string, number> = {
-  '5m': 300,
-  '15m': 900,
-  '30m': 1800,
-  '1h': 3600,
-  '1d': 86400,
-};
+const INTERVALS: ReadonlyMap<string, number> = new Map([
+  ['5m', 300],
+  ['15m', 900],
+  ['30m', 1800],
+  ['1h', 3600],
+  ['1d', 86400],
+]);
 
-function market(symbol: string | undefined): Market {
+export function market(symbol: string | undefined): Market {
   const m = symbol === undefined ? undefined : marketBySymbol(symbol);
   if (!m) throw new SandboxError(ErrorCode.invalidSymbol, 'invalid trading pair symbol');
   return m;
@@ -24,8 +24,7 @@ const price = (ticks: bigint) => Number(fromUnits(ticks, 4));
 /** Public market data of the real service: market price, depth, candles, recent trades. */
 export function marketRoutes(app: FastifyInstance, core: SandboxCore): void {
   app.get<{ Querystring: { symbol?: string } }>('/market/market-price', async (request) => {
-    const m = market(request.query.symbol);
-    return { price: price(core.current().markPrice(m)) };
+    return { price: marketPrice(core.current(), market(request.query.symbol)) };
   });
 
   app.get<{ Querystring: { symbol?: string; limit?: string } }>(
@@ -33,17 +32,7 @@ export function marketRoutes(app: FastifyInstance, core: SandboxCore): void {
     async (request) => {
       const m = market(request.query.symbol);
       const limit = boundedInteger(request.query.limit, 50, 1, 500, 'limit');
-      const book = core.current().engine.book(m.symbol);
-      const levels = (side: readonly PriceLevel[]) =>
-        side.slice(0, limit).map((l) => ({
-          price: price(l.price),
-          quantity: Number(fromUnits(l.quantity, m.base.decimals)),
-        }));
-      return {
-        timestamp: core.now(),
-        bids: levels(book.bids.levels),
-        asks: levels(book.asks.levels),
-      };
+      return { timestamp: core.now(), ...depthLevels(core.current(), m, limit) };
     },
   );
 
@@ -52,11 +41,11 @@ export function marketRoutes(app: FastifyInstance, core: SandboxCore): void {
     Querystring: { interval?: string; start?: string; end?: string };
   }>('/market/graph/:symbol', async (request) => {
     const m = market(request.params.symbol);
-    const interval = INTERVALS[request.query.interval ?? '15m'];
+    const interval = INTERVALS.get(request.query.interval ?? '15m');
     if (interval === undefined) {
       throw new SandboxError(
         ErrorCode.invalidRequest,
-        `interval must be one of ${Object.keys(INTERVALS).join(', ')}`,
+        `interval must be one of ${[...INTERVALS.keys()].join(', ')}`,
       );
     }
     const nowSeconds = Math.floor(core.now() / 1000);
@@ -104,17 +93,7 @@ export function marketRoutes(app: FastifyInstance, core: SandboxCore): void {
     async (request) => {
       const m = market(request.query.symbol);
       const limit = boundedInteger(request.query.limit, 50, 1, 500, 'limit');
-      const trades = core.current().engine.trades(m.symbol);
-      return trades
-        .slice(-limit)
-        .reverse()
-        .map((t) => ({
-          timestamp: new Date(t.at).toISOString(),
-          symbol: m.symbol,
-          side: t.takerSide,
-          price: price(t.priceTicks),
-          amount: Number(fromUnits(t.baseUnits, m.base.decimals)),
-        }));
+      return recentTrades(core.current(), m, limit);
     },
   );
 }

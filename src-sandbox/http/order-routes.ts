@@ -2,23 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { marketBySymbol } from '../assets.js';
 import { ErrorCode, SandboxError } from '../errors.js';
 import type { OrderRequest } from '../journal-entries.js';
-import { isOpen, type Order } from '../orders.js';
-import { executionRecord, orderRecord } from '../records.js';
+import { STATUS_FILTERS, orderPage } from '../market-data.js';
+import type { Order } from '../orders.js';
+import { orderRecord } from '../records.js';
 import type { SandboxCore } from '../sandbox-core.js';
 import { checkSignatures, parseSignedTx } from '../transactions.js';
 import { orderBuildBody, orderSubmitBody, signedTxBody } from './schemas.js';
 import { authenticate } from './server.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Status filters of the order-record list: the seed's `open` and the real service's. */
-const STATUS_FILTERS: Record<string, (o: Order) => boolean> = {
-  open: isOpen,
-  openOrder: isOpen,
-  orderHistory: (o) => !isOpen(o),
-  closed: (o) => !isOpen(o),
-  tradingHistory: (o) => o.executions.length > 0,
-};
 
 function orderIdParam(id: string): string {
   if (!UUID.test(id)) throw new SandboxError(ErrorCode.invalidRequest, 'order id is not a UUID');
@@ -86,11 +78,11 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
     { onRequest: auth },
     async (request) => {
       const q = request.query;
-      const filter = q.status === undefined ? undefined : STATUS_FILTERS[q.status];
+      const filter = q.status === undefined ? undefined : STATUS_FILTERS.get(q.status);
       if (!filter) {
         throw new SandboxError(
           ErrorCode.invalidStatus,
-          `invalid status parameter (one of ${Object.keys(STATUS_FILTERS).join(', ')})`,
+          `invalid status parameter (one of ${[...STATUS_FILTERS.keys()].join(', ')})`,
         );
       }
       const page = boundedInteger(q.page, 1, 1, 1000, 'page');
@@ -99,25 +91,15 @@ export function orderRoutes(app: FastifyInstance, core: SandboxCore): void {
         throw new SandboxError(ErrorCode.invalidSymbol, 'invalid trading pair symbol');
       }
       await core.synced();
-      const orders = core
-        .current()
-        .ordersOf(request.accountId)
-        .filter((o) => filter(o) && (q.symbol === undefined || o.market.symbol === q.symbol))
-        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
-      const slice = orders.slice((page - 1) * limit, page * limit);
-      return {
-        data: [
-          {
-            orders: slice.map(orderRecord),
-            order_filling_records:
-              q.status === 'tradingHistory'
-                ? slice.flatMap((o) => o.executions.map((e) => executionRecord(o, e)))
-                : [],
-          },
-        ],
-        total_count: orders.length,
-        total_page: Math.ceil(orders.length / limit),
-      };
+      return orderPage(
+        core.current(),
+        request.accountId,
+        q.status ?? '',
+        filter,
+        page,
+        limit,
+        q.symbol,
+      );
     },
   );
 

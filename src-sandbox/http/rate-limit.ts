@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, SandboxError } from '../errors.js';
+import { isAdminPath } from './guard.js';
 
 export interface RateLimit {
   max: number;
@@ -14,7 +15,7 @@ export interface RateLimit {
 export function limitRequestRate(app: FastifyInstance, limit: RateLimit): void {
   const windows = new Map<string, { count: number; resetAt: number }>();
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/sandbox/')) return;
+    if (isAdminPath(request.url, request.routeOptions.url)) return;
     const key = request.headers['x-api-key'];
     const client = typeof key === 'string' && key ? `key:${key.toLowerCase()}` : `ip:${request.ip}`;
     const now = Date.now();

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { EXCHANGE_ADDRESSES, isTestnetAddress, parseWalletAddress } from '../addresses.js';
+import { hashApiKey, newApiKey } from '../api-keys.js';
 import { ADA, ASSETS, MARKETS, USDM, assetByUnit, fromUnits } from '../assets.js';
 import { ErrorCode, SandboxError } from '../errors.js';
 import { MIN_ORDER_LOVELACE } from '../exchange.js';
 import { MIN_FUNDS_LOVELACE, WITHDRAWAL_FEE_LOVELACE } from '../funds.js';
+import { toAmountRecord } from '../journal-entries.js';
 import type { L1Utxo } from '../l1-ledger.js';
 import { inputUtxo } from '../records.js';
 import type { SandboxCore } from '../sandbox-core.js';
@@ -12,8 +13,7 @@ import { SLOT_ZERO_UNIX_SECONDS } from '../transactions.js';
 import { amountList } from './schemas.js';
 import type { InjectedFailures } from './server.js';
 
-/** Most a single faucet payment may carry of one asset, in human units. */
-const FAUCET_MAX = 1_000_000n;
+/** What the faucet pays when no amount is asked, of ADA and of USDM (human units). */
 const FAUCET_DEFAULT = 10_000n;
 
 /** Sandbox-only endpoints: accounts, faucet, L1 UTxOs, network facts, reset, trading lock. */
@@ -38,16 +38,19 @@ export function sandboxRoutes(
         },
       },
     },
-    (request) => {
+    async (request) => {
       const body = request.body as { address: string; operation_key_hash?: string | null };
       parseWalletAddress(body.address);
-      return core.commit<{ api_key: string; account_id: string }>({
+      // An address that has an account gets that account back, with a new key.
+      const apiKey = newApiKey();
+      const { account_id } = await core.commit<{ account_id: string }>({
         t: 'account',
         at: core.now(),
-        apiKey: randomBytes(16).toString('hex'),
+        apiKeyHash: hashApiKey(apiKey),
         address: body.address,
         operationKeyHash: body.operation_key_hash?.toLowerCase() ?? null,
       });
+      return { api_key: apiKey, account_id };
     },
   );
 
@@ -68,36 +71,29 @@ export function sandboxRoutes(
         address: string;
         amount?: { unit: string; quantity: string }[];
       };
-      if (!isTestnetAddress(body.address)) {
-        throw new SandboxError(ErrorCode.invalidRequest, 'address is not a testnet address');
-      }
-      const amounts: Record<string, string> = {};
+      const amounts = new Map<string, bigint>();
       const requested = body.amount ?? [
         { unit: ADA.unit, quantity: (FAUCET_DEFAULT * 10n ** 6n).toString() },
         { unit: USDM.unit, quantity: (FAUCET_DEFAULT * 10n ** 6n).toString() },
       ];
       for (const { unit, quantity } of requested) {
-        const asset = assetByUnit(unit);
-        if (!asset) throw new SandboxError(ErrorCode.invalidRequest, `unknown unit ${unit}`);
+        if (!assetByUnit(unit)) {
+          throw new SandboxError(ErrorCode.invalidRequest, `unknown unit ${unit}`);
+        }
         if (!/^[0-9]+$/.test(quantity) || BigInt(quantity) <= 0n) {
           throw new SandboxError(
             ErrorCode.invalidRequest,
             `quantity of ${unit} must be a positive integer`,
           );
         }
-        if (BigInt(quantity) > FAUCET_MAX * 10n ** BigInt(asset.decimals)) {
-          throw new SandboxError(
-            ErrorCode.invalidRequest,
-            `the faucet pays at most ${FAUCET_MAX} ${asset.name} at a time`,
-          );
-        }
-        amounts[unit] = (BigInt(amounts[unit] ?? '0') + BigInt(quantity)).toString();
+        amounts.set(unit, (amounts.get(unit) ?? 0n) + BigInt(quantity));
       }
+      // The exchange checks the address (a wallet's, never a script) and its limit per asset.
       const utxo = await core.commit<L1Utxo>({
         t: 'faucet',
         at: core.now(),
         address: body.address,
-        amounts,
+        amounts: toAmountRecord(amounts),
       });
       return inputUtxo(utxo);
     },

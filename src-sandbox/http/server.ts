@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ErrorCode, SandboxError } from '../errors.js';
 import type { SandboxCore } from '../sandbox-core.js';
+import { isAdminPath, refusal, type Guard } from './guard.js';
 import { limitRequestRate, type RateLimit } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -12,6 +13,7 @@ declare module 'fastify' {
 export interface ServerOptions {
   rateLimit: RateLimit | false;
   logger: boolean;
+  guard: Guard;
 }
 
 /** Injected failures: the next `remaining` trading-API requests answer `code`. */
@@ -31,7 +33,8 @@ export function authenticate(core: SandboxCore) {
 }
 
 /**
- * The HTTP shell: JSON bodies (an empty body allowed on DELETE), the real error shape for every
+ * The HTTP shell: the guard first (exact Host, no browser pages, the admin token on
+ * `/sandbox/*`), JSON bodies (an empty body allowed on DELETE), the real error shape for every
  * refusal, the plain-text 404, rate limiting, and 5001 once the sandbox is closing.
  */
 export function createServer(
@@ -45,6 +48,23 @@ export function createServer(
     bodyLimit: 1_048_576,
   });
   app.decorateRequest('accountId', '');
+  app.addHook('onRequest', async (request) => {
+    const refused = refusal(
+      options.guard,
+      request.headers,
+      isAdminPath(request.url, request.routeOptions.url),
+    );
+    if (refused) throw refused;
+    // Every parameter is one string: a repeated one (an array) is refused, not half-read.
+    for (const [name, value] of Object.entries(request.query as object)) {
+      if (typeof value !== 'string') {
+        throw new SandboxError(
+          ErrorCode.invalidRequest,
+          `query parameter ${name} must be given once`,
+        );
+      }
+    }
+  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -68,7 +88,7 @@ export function createServer(
   });
   if (options.rateLimit) limitRequestRate(app, options.rateLimit);
   app.addHook('onRequest', async (request) => {
-    if (failures.remaining > 0 && !request.url.startsWith('/sandbox/')) {
+    if (failures.remaining > 0 && !isAdminPath(request.url, request.routeOptions.url)) {
       failures.remaining--;
       const messages = {
         5000: 'internal error (injected)',

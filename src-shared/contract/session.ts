@@ -27,6 +27,7 @@ export const LockReason = z.enum([
   'suspend',
   'screen-lock',
   'wallet-changed',
+  'network-changed',
   'shutdown',
 ]);
 export type LockReason = z.infer<typeof LockReason>;

@@ -15,7 +15,6 @@ const services = await createAppServices({
   version: '0.0.0',
   dataDir,
   runtime: 'harness',
-  network: 'sandbox',
   logger: silentLogger,
   send: () => {},
 });

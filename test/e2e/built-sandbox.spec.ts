@@ -18,7 +18,9 @@ test('the built sandbox bundle starts, serves the seed and stops cleanly', async
     logger: silentLogger,
   });
   try {
-    const network = await fetch(`${sandbox.url}/sandbox/network`);
+    const network = await fetch(`${sandbox.url}/sandbox/network`, {
+      headers: sandbox.adminToken ? { 'x-sandbox-token': sandbox.adminToken } : {},
+    });
     expect(network.status).toBe(200);
     const unauthorized = await fetch(`${sandbox.url}/accounts/balance`);
     expect(unauthorized.status).toBe(401);

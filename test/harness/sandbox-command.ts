@@ -10,8 +10,8 @@ export const sourceSandboxCommand: SandboxCommand = {
 };
 
 /**
- * Flags for a sandbox used to measure or to replay: no market maker moving the book, no rate
- * limit, deposits usable at once. `--port 0` picks a free port.
+ * Flags for a sandbox used to measure or to replay: no market maker or takers moving the book,
+ * no rate limit, deposits usable at once. `--port 0` picks a free port.
  */
 export const quietSandboxArgs = (dataDir: string): string[] => [
   '--port',
@@ -19,6 +19,7 @@ export const quietSandboxArgs = (dataDir: string): string[] => [
   '--data-dir',
   dataDir,
   '--no-market-maker',
+  '--no-takers',
   '--no-rate-limit',
   '--confirmation-delay-ms',
   '0',

@@ -9,7 +9,7 @@ import { createAppServices, type AppServices } from '../../src-main/app';
 import { silentLogger, type Logger } from '../../src-main/log';
 import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/renderer-files';
 import type { SendEvent } from '../../src-shared/contract';
-import type { NetworkName } from '../../src-shared/network';
+import type { NetworkChoice } from '../../src-shared/network';
 import { CLIENT_SCRIPT_PATH, HarnessRequest, SOCKET_PATH } from './protocol';
 import { sourceSandboxCommand } from './sandbox-command';
 
@@ -20,7 +20,7 @@ export interface HarnessOptions {
   rendererDir?: string;
   dataDir: string;
   port?: number;
-  network?: NetworkName;
+  network?: NetworkChoice;
   logger?: Logger;
   /** Start the embedded sandbox exchange (from source) as Electron's main would; default true. */
   sandbox?: boolean;
@@ -78,7 +78,7 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     version: packageJson.version,
     dataDir: options.dataDir,
     runtime: 'harness',
-    network: options.network ?? 'sandbox',
+    network: options.network ?? { name: 'sandbox' },
     logger: options.logger ?? silentLogger,
     send,
     ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),

@@ -35,7 +35,7 @@ import {
   type WalletRecord,
   type WalletSecrets,
 } from '../../wallet';
-import { openSandboxAccount } from '../../exchange';
+import type { SandboxAdmin } from '../../exchange';
 import type { SessionService } from '../session/service';
 
 /**
@@ -52,10 +52,10 @@ export interface WalletServiceDeps {
   network: () => NetworkName;
   /** Cardano network id of the app's network (a custom network states its own). */
   networkId: () => 0 | 1;
-  /** URL of the embedded sandbox, when the app runs one. */
-  sandboxUrl?: () => Promise<string>;
-  /** Where the wallet's L1 coins are read, when the network has a chain provider. */
-  chain?: ChainLookup;
+  /** The embedded sandbox's own endpoints, when the app's network is the sandbox. */
+  sandboxAdmin?: () => Promise<SandboxAdmin | null>;
+  /** Where the wallet's L1 coins are read on the app's network. */
+  chain?: () => ChainLookup;
   now?: () => number;
 }
 
@@ -311,6 +311,7 @@ export class WalletService {
     const wallet = await this.deps.book.get(request.walletId);
     const network = this.deps.network();
     const apiKey = request.apiKey.trim();
+    checkApiKeyShape(network, apiKey);
     await this.deps.attempts.guard(() =>
       this.deps.secrets.saveApiKey(wallet.id, network, apiKey, request.password),
     );
@@ -325,8 +326,8 @@ export class WalletService {
    */
   async joinExchange(request: { walletId: string; password: string }): Promise<WalletSummary> {
     const network = this.deps.network();
-    const sandboxUrl = this.deps.sandboxUrl;
-    if (network !== 'sandbox' || !sandboxUrl) {
+    const admin = network === 'sandbox' ? await this.deps.sandboxAdmin?.() : null;
+    if (!admin) {
       throw new AppError(
         ErrorCode.InvalidInput,
         'Only the built-in practice exchange opens accounts from Countersign. For staging or ' +
@@ -339,10 +340,16 @@ export class WalletService {
       (await this.deps.secrets.openOperationKey(wallet.id, request.password)).wipe(),
     );
     const { baseAddress } = await this.addresses({ walletId: wallet.id });
-    const account = await openSandboxAccount(await sandboxUrl(), {
+    const account = await admin.openAccount({
       address: baseAddress,
       operationKeyHash: wallet.operationKeyHash,
     });
+    // Practice funds in the wallet on L1, ready to deposit, once per new wallet.
+    const coins = await this.deps
+      .chain?.()
+      .utxosAt(baseAddress)
+      .catch(() => []);
+    if (coins?.length === 0) await admin.faucet(baseAddress);
     await this.setApiKey({
       walletId: wallet.id,
       apiKey: account.apiKey,
@@ -355,7 +362,8 @@ export class WalletService {
   /** The wallet's coins on L1 at its base address; a watch-only wallet sees its own too. */
   async balance(request: { walletId?: string | undefined }): Promise<WalletBalance> {
     const network = this.deps.network();
-    if (!this.deps.chain) {
+    const chain = this.deps.chain?.();
+    if (!chain) {
       throw new AppError(
         ErrorCode.Network,
         `Countersign cannot read wallet coins on ${NETWORK_LABELS[network]} yet: it has no chain ` +
@@ -363,7 +371,7 @@ export class WalletService {
       );
     }
     const { walletId, baseAddress } = await this.addresses(request);
-    const utxos = await this.deps.chain.utxosAt(baseAddress);
+    const utxos = await chain.utxosAt(baseAddress);
     const total = totalOf(utxos);
     total.set(LOVELACE, total.get(LOVELACE) ?? 0n);
     const assets = [...total]
@@ -441,3 +449,19 @@ export class WalletService {
     return this.#summaryOf(wallet.id);
   }
 }
+
+/** The real service's API keys: 32 hexadecimal characters (its dashboard shows them so). */
+const REAL_API_KEY = /^[0-9a-fA-F]{32}$/;
+
+/**
+ * Refuses a key that cannot be one of the real service's before anything is sealed, so a
+ * mistyped or truncated paste is caught here and not as a refusal on the first order.
+ */
+const checkApiKeyShape = (network: string, apiKey: string): void => {
+  if ((network === 'staging' || network === 'production') && !REAL_API_KEY.test(apiKey)) {
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `That is not a ${NETWORK_LABELS[network]} API key: it must be exactly 32 characters of 0-9 and a-f (you entered ${apiKey.length}). Copy it again from the exchange's API key page; nothing was saved.`,
+    );
+  }
+};

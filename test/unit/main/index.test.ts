@@ -122,7 +122,6 @@ describe('the composition root', () => {
     expect(services.create).toHaveBeenCalledWith(
       expect.objectContaining({
         dataDir: '/tmp/countersign-test-data',
-        network: 'sandbox',
         runtime: 'electron',
         sandbox: expect.objectContaining({
           command: process.execPath,

@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   Trader,
   call,
+  exited,
   readyCrypto,
+  spawnSandboxProcess,
   startTestSandbox,
   tempDir,
   type OrderRecord,
@@ -21,25 +22,10 @@ afterEach(() => {
 });
 
 /** Runs the CLI as a child process with plain node + the tsx loader; resolves with its URL. */
-async function spawnSandbox(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    sourceSandboxCommand.command,
-    [...sourceSandboxCommand.args, ...quietSandboxArgs(dataDir)],
-    { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  children.push(child);
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { url: (JSON.parse(first) as { url: string }).url, child };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
+function spawnSandbox(dataDir: string) {
+  return spawnSandboxProcess(sourceSandboxCommand, quietSandboxArgs(dataDir)).then((s) => {
+    children.push(s.child);
+    return s;
   });
 }
 
@@ -129,8 +115,10 @@ describe('reset', () => {
     await before.fund(100, 100);
     await before.place({ symbol: 'ADAUSDM', side: 'buy', type: 'limit', quantity: 10, price: 0.6 });
     expect((await call(sandbox.url, 'POST', '/sandbox/reset')).status).toBe(200);
+    // The journal starts afresh after a snapshot of the empty exchange: nothing of before is kept.
     const lines = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8').trim().split('\n');
-    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(['genesis', 'reset']);
+    expect(lines.map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(['snapshot']);
+    expect(readFileSync(join(dataDir, 'snapshot.json'), 'utf8')).not.toContain(before.address);
     const after = await new Trader(sandbox.url).register();
     expect(after.accountId).not.toBe(before.accountId);
     await after.fund(100, 0);

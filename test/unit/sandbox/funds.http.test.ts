@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Trader,
   USDM_UNIT,
+  call,
   decodeTx,
   readyCrypto,
   startTestSandbox,
@@ -16,10 +17,12 @@ let depositAddress = '';
 beforeAll(async () => {
   await readyCrypto();
   sandbox = await startTestSandbox({ confirmationDelayMs: DELAY, withdrawalDelayMs: DELAY });
-  const network = await fetch(`${sandbox.url}/sandbox/network`).then(
-    (r) => r.json() as Promise<{ addresses: { deposit: string } }>,
+  const network = await call<{ addresses: { deposit: string } }>(
+    sandbox.url,
+    'GET',
+    '/sandbox/network',
   );
-  depositAddress = network.addresses.deposit;
+  depositAddress = network.body.addresses.deposit;
 });
 afterAll(() => sandbox.close());
 

@@ -1,10 +1,16 @@
 import { Cardano, Serialization } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { HexBlob } from '@cardano-sdk/util';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type SandboxOptions } from '../../../src-sandbox/index.js';
+import { createInterface } from 'node:readline';
+import {
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '../../../src-sandbox/index.js';
 
 export const USDM_UNIT = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 
@@ -12,26 +18,69 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'sandbox-test-'));
 }
 
-export interface TestSandbox {
-  url: string;
+export interface TestSandbox extends RunningSandbox {
   dataDir: string;
-  close(): Promise<void>;
 }
 
-/** A sandbox on 127.0.0.1:0 with no market maker and no delays unless asked. */
+/** Admin tokens of the sandboxes the tests started, by URL: `call` sends them on /sandbox/*. */
+const adminTokens = new Map<string, string>();
+
+export function rememberAdminToken(url: string, adminToken: string): void {
+  adminTokens.set(url, adminToken);
+}
+
+/** A sandbox on 127.0.0.1:0 with no market maker, no takers and no delays unless asked. */
 export async function startTestSandbox(
   options: Partial<SandboxOptions> = {},
 ): Promise<TestSandbox> {
   const dataDir = options.dataDir ?? tempDir();
   const sandbox = await startSandbox({
     marketMaker: false,
+    takers: false,
     confirmationDelayMs: 0,
     withdrawalDelayMs: 0,
     rateLimit: false,
     ...options,
     dataDir,
   });
+  rememberAdminToken(sandbox.url, sandbox.adminToken);
   return { ...sandbox, dataDir };
+}
+
+/** What the sandbox program prints as its first line. */
+export interface Announcement {
+  url: string;
+  adminToken: string;
+  notice?: string;
+}
+
+/**
+ * Runs the sandbox program as a child process (`command` + `args`, then the data folder's
+ * flags) and resolves with its first line once printed; its admin token is remembered for `call`.
+ */
+export async function spawnSandboxProcess(
+  command: { command: string; args: readonly string[] },
+  args: readonly string[],
+  cwd = process.cwd(),
+): Promise<Announcement & { child: ChildProcess }> {
+  const child = spawn(command.command, [...command.args, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  const announced = JSON.parse(first) as Announcement;
+  rememberAdminToken(announced.url, announced.adminToken);
+  return { ...announced, child };
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
 }
 
 export interface Reply<T = unknown> {
@@ -41,14 +90,27 @@ export interface Reply<T = unknown> {
   headers: Headers;
 }
 
-/** One HTTP call; JSON in and out (text kept for the plain-text 404). */
+/**
+ * One HTTP call; JSON in and out (text kept for the plain-text 404). On `/sandbox/*` it sends
+ * the sandbox's admin token, unless `adminToken: false`.
+ */
 export async function call<T = unknown>(
   url: string,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: {
+    key?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    adminToken?: boolean;
+  } = {},
 ): Promise<Reply<T>> {
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = {};
+  const token = adminTokens.get(url);
+  if (path.startsWith('/sandbox/') && token && options.adminToken !== false) {
+    headers['x-sandbox-token'] = token;
+  }
+  Object.assign(headers, options.headers);
   if (options.key !== undefined) headers['x-api-key'] = options.key;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(url + path, {

@@ -40,7 +40,12 @@ describe('the embedded sandbox', () => {
       logger: silentLogger,
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const network = await fetch(`${sandbox.url}/sandbox/network`);
+    // Its admin routes open only with the token it announced, which is recorded for the app.
+    expect(sandbox.adminToken).toMatch(/^[0-9a-f]{64}$/);
+    expect((await fetch(`${sandbox.url}/sandbox/network`)).status).toBe(401);
+    const network = await fetch(`${sandbox.url}/sandbox/network`, {
+      headers: sandbox.adminToken ? { 'x-sandbox-token': sandbox.adminToken } : {},
+    });
     expect(network.status).toBe(200);
     expect((await readdir(dataDir)).length).toBeGreaterThan(0);
 
@@ -117,14 +122,17 @@ describe('the embedded sandbox', () => {
          const quiet = { info() {}, warn() {}, error() {} };
          const sandbox = await startEmbeddedSandbox({ ...${JSON.stringify(sourceSandboxCommand)},
            dataDir: ${JSON.stringify(dataDir)}, logger: quiet });
-         console.log(JSON.stringify({ pid: sandbox.pid, url: sandbox.url }));
+         console.log(JSON.stringify({ pid: sandbox.pid, url: sandbox.url, token: sandbox.adminToken }));
          setInterval(() => {}, 1000);`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const [line] = (await once(createInterface({ input: app.stdout }), 'line')) as [string];
-    const { pid, url } = JSON.parse(line) as { pid: number; url: string };
-    expect((await fetch(`${url}/sandbox/network`)).status).toBe(200);
+    const { pid, url, token } = JSON.parse(line) as { pid: number; url: string; token: string };
+    const network = await fetch(`${url}/sandbox/network`, {
+      headers: { 'x-sandbox-token': token },
+    });
+    expect(network.status).toBe(200);
 
     app.kill('SIGKILL');
     await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000 });

@@ -63,7 +63,6 @@ beforeAll(async () => {
     version: 'test',
     dataDir,
     runtime: 'harness',
-    network: 'sandbox',
     logger: capturingLogger,
     send: (name: EventName, payload: unknown) =>
       crossings.push({ channel: `event ${name}`, text: JSON.stringify(payload) }),

@@ -22,7 +22,7 @@ let world: WalletWorld | null = null;
 
 beforeAll(async () => {
   sandboxDir = await mkdtemp(join(tmpdir(), 'cs-join-'));
-  sandbox = await startSandbox({ dataDir: sandboxDir, marketMaker: false });
+  sandbox = await startSandbox({ dataDir: sandboxDir, marketMaker: false, takers: false });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 const sandboxWorld = async () =>
-  walletWorld('sandbox', new MemorySecretStore(), undefined, sandbox.url);
+  walletWorld('sandbox', new MemorySecretStore(), undefined, sandbox.url, sandbox.adminToken);
 
 const restoreMain = (w: WalletWorld) =>
   w.wallet.restore({ name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
@@ -61,7 +61,9 @@ describe('joining the embedded sandbox', () => {
 
     // The exchange knows this wallet by its address and will accept only its operation key.
     const account = (await (
-      await fetch(`${sandbox.url}/sandbox/accounts/${joined.exchangeAccountId}`)
+      await fetch(`${sandbox.url}/sandbox/accounts/${joined.exchangeAccountId}`, {
+        headers: { 'x-sandbox-token': sandbox.adminToken },
+      })
     ).json()) as { address: string; operation_key_hash: string };
     expect(account.address).toBe(TESTNET_VECTOR);
     expect(account.operation_key_hash).toBe(wallet.operationKeyHash);
@@ -137,8 +139,14 @@ describe("a wallet's coins on L1", () => {
   let ledgerDir: string;
   beforeEach(async () => {
     ledgerDir = await mkdtemp(join(tmpdir(), 'cs-coins-'));
-    ledger = await startSandbox({ dataDir: ledgerDir, marketMaker: false });
-    world = await walletWorld('sandbox', new MemorySecretStore(), undefined, ledger.url);
+    ledger = await startSandbox({ dataDir: ledgerDir, marketMaker: false, takers: false });
+    world = await walletWorld(
+      'sandbox',
+      new MemorySecretStore(),
+      undefined,
+      ledger.url,
+      ledger.adminToken,
+    );
   });
   afterEach(async () => {
     await ledger.close();
@@ -148,7 +156,7 @@ describe("a wallet's coins on L1", () => {
   const faucet = async (address: string) => {
     const response = await fetch(`${ledger.url}/sandbox/faucet`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-sandbox-token': ledger.adminToken },
       body: JSON.stringify({
         address,
         amount: [

@@ -1,0 +1,406 @@
+import type {
+  EmitEvent,
+  FundsOverview,
+  FundsRules,
+  PendingFunds,
+  PreparedOperation,
+  WalletBalance,
+} from '../../../src-shared/contract';
+import { LOVELACE } from '../../../src-shared/assets';
+import type { Balance } from '../../../src-shared/domain';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { Money, fromSmallestUnit, toSmallestUnit } from '../../../src-shared/money';
+import { totalOf, type InputUtxo } from '../../chain';
+import type { TransactionSigner } from '../../signing';
+import type { WalletBook } from '../../wallet';
+import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
+import { assetOf, type ExchangeRules } from '../network/rules';
+import type { Connection, NetworkService } from '../network/service';
+import type { OperationsService } from '../operations/service';
+import { summarise } from '../operations/summary';
+import { selectCoins } from './coin-selection';
+
+export interface FundsDeps {
+  network: NetworkService;
+  book: WalletBook;
+  signer: TransactionSigner;
+  operations: OperationsService;
+  emit: EmitEvent;
+  apiKey: () => string;
+  /** The wallet's L1 balance, as the wallet area reads it. */
+  walletBalance: () => Promise<WalletBalance>;
+  now?: () => number;
+}
+
+interface Tracked extends PendingFunds {
+  network: string;
+  /** Deposits: what went in, to tell when the exchange credits it. */
+  amounts: Map<string, bigint>;
+  /** Deposits: free + locked of each unit when it was submitted. */
+  totalBefore: Map<string, Money>;
+  submittedAtMs: number;
+}
+
+/** After this long a deposit or withdrawal leaves the pending list whatever happened. */
+const GIVE_UP_MS = 3 * 60 * 60_000;
+
+const parseAmounts = (
+  rules: ExchangeRules,
+  amounts: ReadonlyArray<{ unit: string; amount: string }>,
+): Map<string, bigint> => {
+  const out = new Map<string, bigint>();
+  for (const { unit, amount } of amounts) {
+    const asset = rules.assets.find((a) => a.unit === unit);
+    if (!asset) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This exchange does not hold that asset (${unit.slice(0, 12)}…). Choose ADA or another listed asset.`,
+      );
+    }
+    const value = new Money(amount);
+    if (value.decimalPlaces() > asset.decimals) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `${asset.name} has ${asset.decimals} decimals; ${amount} has more. Round it and try again.`,
+      );
+    }
+    if (value.lte(0)) {
+      throw new AppError(ErrorCode.InvalidInput, `The ${asset.name} amount must be more than 0.`);
+    }
+    out.set(unit, (out.get(unit) ?? 0n) + toSmallestUnit(value, asset.decimals));
+  }
+  return out;
+};
+
+const ada = (lovelace: bigint): string => fromSmallestUnit(lovelace, 6).toFixed();
+
+const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): string =>
+  [...amounts]
+    .map(([unit, q]) => {
+      const asset = assetOf(rules, unit);
+      return `${fromSmallestUnit(q, asset.decimals).toFixed()} ${asset.name}`;
+    })
+    .join(' + ');
+
+const idOf = (utxo: InputUtxo): string => `${utxo.input.tx_hash}#${utxo.input.output_index}`;
+
+/**
+ * Deposits and withdrawals: the exchange builds them, the signer checks them against exactly
+ * what the trader typed, the wallet key signs them (spending password each time). Submitted ones
+ * stay in the pending list until they land.
+ */
+export class FundsService {
+  #pending: Tracked[] = [];
+
+  constructor(private readonly deps: FundsDeps) {}
+
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  async rules(): Promise<FundsRules> {
+    const rules = await (await this.deps.network.connection()).rules();
+    return {
+      minDepositLovelace: rules.minDepositLovelace.toString(),
+      minWithdrawalLovelace: rules.minWithdrawalLovelace.toString(),
+      withdrawalFeeLovelace: rules.withdrawalFeeLovelace.toString(),
+    };
+  }
+
+  async overview(): Promise<FundsOverview> {
+    const connection = await this.deps.network.connection();
+    const client = await connection.client(this.deps.apiKey());
+    const exchange = await client.balances();
+    await this.#settle(connection, exchange);
+    return {
+      exchange,
+      readAt: new Date(this.#now()).toISOString(),
+      pending: this.#pending
+        .filter((p) => p.network === connection.key)
+        .map(({ kind, txHash, title, submittedAt }) => ({ kind, txHash, title, submittedAt })),
+    };
+  }
+
+  /** Drops what has landed: a withdrawal's coin is in the wallet, a deposit is credited. */
+  async #settle(connection: Connection, balances: readonly Balance[]): Promise<void> {
+    const mine = this.#pending.filter((p) => p.network === connection.key);
+    if (!mine.length) return;
+    let walletUtxos: Set<string> | null = null;
+    if (mine.some((p) => p.kind === 'withdrawal')) {
+      const account = await activeAccount(this.deps.book, connection);
+      walletUtxos = new Set(
+        (
+          await connection
+            .chain()
+            .utxosAt(account.baseAddress)
+            .catch(() => [])
+        ).map(idOf),
+      );
+    }
+    const now = this.#now();
+    const total = (unit: string): Money => {
+      const b = balances.find((x) => x.unit === unit);
+      return b ? b.free.plus(b.locked) : new Money(0);
+    };
+    this.#pending = this.#pending.filter((p) => {
+      if (p.network !== connection.key) return true;
+      if (now - p.submittedAtMs > GIVE_UP_MS) return false;
+      if (p.kind === 'withdrawal') return !walletUtxos?.has(`${p.txHash}#0`);
+      // A deposit is credited once the exchange holds the amount more than before, as free funds.
+      return ![...p.amounts].every(([unit, q]) => {
+        const before = p.totalBefore.get(unit) ?? new Money(0);
+        const decimals = unit === LOVELACE ? 6 : 6;
+        const credited = total(unit).minus(before).gte(fromSmallestUnit(q, decimals));
+        const locked = balances.find((x) => x.unit === unit)?.locked ?? new Money(0);
+        return credited && locked.lt(fromSmallestUnit(q, decimals));
+      });
+    });
+  }
+
+  /** Pushes the balances and pending list (after a change, or from the live feed). */
+  async refresh(): Promise<void> {
+    try {
+      this.deps.emit('funds:changed', await this.overview());
+    } catch {
+      // The live feed reports connection problems; a missed refresh comes again.
+    }
+  }
+
+  wallet(): Promise<WalletBalance> {
+    return this.deps.walletBalance();
+  }
+
+  async #walletContext(connection: Connection): Promise<TradingAccount> {
+    return activeAccount(this.deps.book, connection);
+  }
+
+  async prepareDeposit(request: {
+    amounts: Array<{ unit: string; amount: string }>;
+    utxos?: string[] | undefined;
+  }): Promise<PreparedOperation> {
+    const connection = await this.deps.network.connection();
+    const rules = await connection.rules();
+    const amounts = parseAmounts(rules, request.amounts);
+    const lovelace = amounts.get(LOVELACE) ?? 0n;
+    if (lovelace < rules.minDepositLovelace) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `A deposit must include at least ${ada(rules.minDepositLovelace)} ADA (this one has ${ada(lovelace)}). Add ADA to it.`,
+      );
+    }
+    const title = `Deposit ${describe(rules, amounts)}`;
+    const operation = this.deps.operations.begin('deposit', title);
+    try {
+      const account = await this.#walletContext(connection);
+      const client = await connection.client(this.deps.apiKey());
+      const coins = await connection.chain().utxosAt(account.baseAddress);
+      let inputs: InputUtxo[];
+      if (request.utxos) {
+        const byId = new Map(coins.map((u) => [idOf(u), u]));
+        inputs = request.utxos.map((id) => {
+          const coin = byId.get(id);
+          if (!coin) {
+            throw new AppError(
+              ErrorCode.InvalidInput,
+              `The coin ${id.slice(0, 10)}…${id.slice(-4)} is not in your wallet any more (spent, or not yet confirmed). Choose again.`,
+            );
+          }
+          return coin;
+        });
+        const held = totalOf(inputs);
+        for (const [unit, q] of amounts) {
+          if ((held.get(unit) ?? 0n) < q + (unit === LOVELACE ? 1_200_000n : 0n)) {
+            throw new AppError(
+              ErrorCode.InvalidInput,
+              `The coins you chose hold ${describe(rules, new Map([[unit, held.get(unit) ?? 0n]]))}, not enough for ${describe(rules, new Map([[unit, q]]))} plus the network fee and change. Choose more coins.`,
+            );
+          }
+        }
+      } else {
+        if (!rules.l1Fee)
+          throw new AppError(ErrorCode.Network, 'The exchange’s fee parameters are unknown.');
+        inputs = await selectCoins(coins, amounts, account.baseAddress, rules.l1Fee);
+      }
+      const { txHex } = await client.buildDeposit({
+        amounts: [...amounts].map(([unit, quantity]) => ({ unit, quantity })),
+        inputUtxos: inputs,
+      });
+      this.deps.operations.progress(operation, 'checking');
+      const profile = signingProfile(connection, account, rules);
+      const intent = {
+        kind: 'deposit' as const,
+        amounts,
+        inputs: new Map(
+          inputs.map((u) => [
+            idOf(u),
+            {
+              address: u.output.address,
+              amounts: new Map(u.output.amount.map((a) => [a.unit, BigInt(a.quantity)])),
+            },
+          ]),
+        ),
+      };
+      const review = await this.deps.signer.review(txHex, intent, profile);
+      const balancesBefore = await client.balances().catch(() => [] as Balance[]);
+      const prepared = this.deps.operations.register(operation, {
+        kind: 'deposit',
+        title,
+        connection,
+        txHex,
+        intent,
+        profile,
+        summary: summarise(
+          review.decoded,
+          connection.networkId,
+          {
+            operationKeyHash: account.wallet.operationKeyHash,
+            paymentKeyHash: account.paymentKeyHash,
+          },
+          null,
+        ),
+        report: review.report,
+        offline: account.wallet.kind === 'watch-only',
+        orderId: null,
+        cancelsOrderId: null,
+        expiresAt: this.#now() + rules.fundsTtlSeconds * 1000,
+      });
+      this.#expect(prepared.operationId, {
+        kind: 'deposit',
+        title,
+        network: connection.key,
+        amounts,
+        totalBefore: new Map(
+          [...amounts.keys()].map((unit) => {
+            const b = balancesBefore.find((x) => x.unit === unit);
+            return [unit, b ? b.free.plus(b.locked) : new Money(0)];
+          }),
+        ),
+      });
+      return prepared;
+    } catch (error) {
+      this.deps.operations.progress(
+        operation,
+        'failed',
+        error instanceof AppError ? error.message : null,
+      );
+      throw error;
+    }
+  }
+
+  async prepareWithdrawal(request: {
+    amounts: Array<{ unit: string; amount: string }>;
+  }): Promise<PreparedOperation> {
+    const connection = await this.deps.network.connection();
+    const rules = await connection.rules();
+    const amounts = parseAmounts(rules, request.amounts);
+    const lovelace = amounts.get(LOVELACE) ?? 0n;
+    if (lovelace < rules.minWithdrawalLovelace) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `A withdrawal must include at least ${ada(rules.minWithdrawalLovelace)} ADA (this one has ${ada(lovelace)}). Add ADA to it.`,
+      );
+    }
+    const client = await connection.client(this.deps.apiKey());
+    const balances = await client.balances();
+    for (const [unit, q] of amounts) {
+      const asset = assetOf(rules, unit);
+      const free = balances.find((b) => b.unit === unit)?.free ?? new Money(0);
+      const needed = fromSmallestUnit(
+        q + (unit === LOVELACE ? rules.withdrawalFeeLovelace : 0n),
+        asset.decimals,
+      );
+      if (needed.gt(free)) {
+        throw new AppError(
+          ErrorCode.InvalidInput,
+          `Not enough free ${asset.name} on the exchange: ${needed.toFixed()} needed${unit === LOVELACE ? ` (with the ${ada(rules.withdrawalFeeLovelace)} ADA withdrawal fee)` : ''}, ${free.toFixed()} free. Withdraw less, or cancel orders that lock it.`,
+        );
+      }
+    }
+    const title = `Withdraw ${describe(rules, amounts)}`;
+    const operation = this.deps.operations.begin('withdrawal', title);
+    try {
+      const account = await this.#walletContext(connection);
+      const { txHex } = await client.buildWithdrawal({
+        amounts: [...amounts].map(([unit, quantity]) => ({ unit, quantity })),
+      });
+      this.deps.operations.progress(operation, 'checking');
+      const own = await connection
+        .chain()
+        .utxosAt(account.baseAddress)
+        .catch(() => []);
+      const profile = signingProfile(connection, account, rules);
+      const intent = {
+        kind: 'withdrawal' as const,
+        amounts,
+        statedFeeLovelace: 0n,
+        ownUtxos: new Set(own.map(idOf)),
+      };
+      const review = await this.deps.signer.review(txHex, intent, profile);
+      const prepared = this.deps.operations.register(operation, {
+        kind: 'withdrawal',
+        title,
+        connection,
+        txHex,
+        intent,
+        profile,
+        summary: summarise(
+          review.decoded,
+          connection.networkId,
+          {
+            operationKeyHash: account.wallet.operationKeyHash,
+            paymentKeyHash: account.paymentKeyHash,
+          },
+          null,
+        ),
+        report: review.report,
+        offline: account.wallet.kind === 'watch-only',
+        orderId: null,
+        cancelsOrderId: null,
+        expiresAt: this.#now() + rules.fundsTtlSeconds * 1000,
+      });
+      this.#expect(prepared.operationId, {
+        kind: 'withdrawal',
+        title,
+        network: connection.key,
+        amounts,
+        totalBefore: new Map(),
+      });
+      return prepared;
+    } catch (error) {
+      this.deps.operations.progress(
+        operation,
+        'failed',
+        error instanceof AppError ? error.message : null,
+      );
+      throw error;
+    }
+  }
+
+  #expected = new Map<string, Omit<Tracked, 'txHash' | 'submittedAt' | 'submittedAtMs'>>();
+
+  #expect(
+    operationId: string,
+    tracked: Omit<Tracked, 'txHash' | 'submittedAt' | 'submittedAtMs'>,
+  ): void {
+    this.#expected.set(operationId, tracked);
+    if (this.#expected.size > 20) {
+      const oldest = this.#expected.keys().next().value;
+      if (oldest !== undefined) this.#expected.delete(oldest);
+    }
+  }
+
+  /** The operations service reports a confirmed deposit or withdrawal: it is pending from now. */
+  submitted(operationId: string, txHash: string): void {
+    const expected = this.#expected.get(operationId);
+    if (!expected) return;
+    this.#expected.delete(operationId);
+    const now = this.#now();
+    this.#pending.push({
+      ...expected,
+      txHash,
+      submittedAt: new Date(now).toISOString(),
+      submittedAtMs: now,
+    });
+    void this.refresh();
+  }
+}

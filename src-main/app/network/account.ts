@@ -1,0 +1,76 @@
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import {
+  addressesOf,
+  cryptoIsReady,
+  parseAccountPublicKey,
+  type WalletBook,
+  type WalletRecord,
+} from '../../wallet';
+import type { ExchangeProfile } from '../../signing';
+import type { Connection } from './service';
+import type { ExchangeRules } from './rules';
+
+/** The active wallet as the exchange knows it on one network. */
+export interface TradingAccount {
+  wallet: WalletRecord;
+  /** The exchange's account id for this wallet on this network, once joined. */
+  accountId: string | null;
+  baseAddress: string;
+  paymentKeyHash: string;
+  stakeKeyHash: string;
+}
+
+export const activeAccount = async (
+  book: WalletBook,
+  connection: Connection,
+): Promise<TradingAccount> => {
+  await cryptoIsReady();
+  const wallet = await book.active();
+  if (!wallet) {
+    throw new AppError(
+      ErrorCode.WalletNotFound,
+      'There is no wallet yet. Create or restore one first.',
+    );
+  }
+  const addresses = addressesOf(
+    parseAccountPublicKey(wallet.accountPublicKey),
+    connection.networkId,
+  );
+  return {
+    wallet,
+    accountId: wallet.exchangeAccounts?.[connection.choice.name] ?? null,
+    ...addresses,
+  };
+};
+
+export interface ProfileOptions {
+  /** The account's own address at the exchange, when the exchange publishes it (sandbox). */
+  accountAddress?: string | undefined;
+  /** What to do with an order whose terms cannot be read: from the trader's settings. */
+  unverifiedOrders?: 'refuse' | 'warn';
+}
+
+/**
+ * The exchange as the signer must know it to check a transaction: network, addresses, keys,
+ * assets. The sandbox publishes everything, so its profile is strict; on the real networks what
+ * the app cannot know becomes a warning the trader must accept (the operation key cannot
+ * withdraw), never a silent signature.
+ */
+export const signingProfile = (
+  connection: Connection,
+  account: TradingAccount,
+  rules: ExchangeRules,
+  options: ProfileOptions = {},
+): ExchangeProfile => ({
+  network: connection.choice.name,
+  networkId: connection.networkId,
+  addresses: {
+    ...rules.addresses,
+    ...(options.accountAddress ? { account: options.accountAddress } : {}),
+  },
+  operationKeyHash: account.wallet.operationKeyHash,
+  strict: connection.isSandbox,
+  assets: new Map(rules.assets.map((a) => [a.unit, { name: a.name, decimals: a.decimals }])),
+  ...(connection.isSandbox ? { orderDatum: 'countersign-sandbox-v1' as const } : {}),
+  ...(account.accountId ? { accountId: account.accountId } : {}),
+});

@@ -1,0 +1,304 @@
+import type { EmitEvent } from '../../../src-shared/contract';
+import type { ConnectionState } from '../../../src-shared/contract/market';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import {
+  NETWORK_LABELS,
+  REAL_SERVICE_URLS,
+  networkIdOf,
+  networkKeyOf,
+  type CardanoNetworkId,
+  type NetworkChoice,
+} from '../../../src-shared/network';
+import { KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
+import { ExchangeClient, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
+import type { Logger } from '../../log';
+import type { SettingsStore } from '../../store/settings';
+import { realServiceRules, sandboxRules, type ExchangeRules } from './rules';
+
+/** Koios's public endpoints: L1 coins on the real networks need no account. */
+const KOIOS = {
+  0: 'https://preprod.koios.rest/api/v1',
+  1: 'https://api.koios.rest/api/v1',
+} as const;
+
+/**
+ * Everything the app holds for one exchange: its client, chain provider, rules and the key under
+ * which its caches and journal live. A new one is made when the network changes, so nothing of
+ * one network ever serves another.
+ */
+export class Connection {
+  readonly key: string;
+  readonly networkId: CardanoNetworkId;
+  readonly label: string;
+  #clients = new Map<string, ExchangeClient>();
+  #rules: Promise<ExchangeRules> | undefined;
+  #admin: Promise<SandboxAdmin> | undefined;
+  #chain: ChainLookup | undefined;
+  #closed = false;
+
+  constructor(
+    readonly choice: NetworkChoice,
+    private readonly endpoint: () => Promise<{
+      baseUrl: string;
+      streamUrl?: string;
+      adminToken?: string;
+    }>,
+    private readonly logger: Logger,
+  ) {
+    this.key = networkKeyOf(choice);
+    this.networkId = networkIdOf(choice);
+    this.label = NETWORK_LABELS[choice.name];
+  }
+
+  get isSandbox(): boolean {
+    return this.choice.name === 'sandbox';
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The exchange client, authenticated with `apiKey` when given (public data needs none). */
+  async client(apiKey: string | null): Promise<ExchangeClient> {
+    if (this.#closed) {
+      throw new AppError(
+        ErrorCode.Network,
+        'The network was changed while this was running. Nothing was sent; try again.',
+      );
+    }
+    const cacheKey = apiKey ?? '';
+    let client = this.#clients.get(cacheKey);
+    if (!client) {
+      const { baseUrl, streamUrl } = await this.endpoint();
+      client = new ExchangeClient(
+        { baseUrl, ...(apiKey ? { apiKey } : {}), ...(streamUrl ? { streamUrl } : {}) },
+        {
+          logger: this.logger,
+          // The sandbox on this machine takes far more than the real service's published limit.
+          ...(this.isSandbox ? { rateLimit: { max: 6000, windowMs: 60_000 } } : {}),
+        },
+      );
+      this.#clients.set(cacheKey, client);
+    }
+    return client;
+  }
+
+  /** The embedded sandbox's own endpoints (accounts, faucet, its L1); null on other networks. */
+  async sandboxAdmin(): Promise<SandboxAdmin | null> {
+    if (!this.isSandbox) return null;
+    this.#admin ??= this.endpoint().then(
+      ({ baseUrl, adminToken }) =>
+        new SandboxAdmin({ baseUrl, ...(adminToken ? { adminToken } : {}) }),
+    );
+    this.#admin.catch(() => {
+      this.#admin = undefined;
+    });
+    return this.#admin;
+  }
+
+  /** Where the wallet's coins on L1 are read for this network (one provider per connection). */
+  chain(): ChainLookup {
+    this.#chain ??= this.isSandbox
+      ? new SandboxChain(async () => {
+          const { baseUrl, adminToken } = await this.endpoint();
+          return { baseUrl, ...(adminToken ? { adminToken } : {}) };
+        })
+      : new KoiosChain({ baseUrl: KOIOS[this.networkId] });
+    return this.#chain;
+  }
+
+  /** The exchange's rules, read once per connection. */
+  rules(): Promise<ExchangeRules> {
+    this.#rules ??= (async () => {
+      const admin = await this.sandboxAdmin();
+      if (!admin) return realServiceRules(this.choice);
+      return sandboxRules(await admin.network());
+    })();
+    this.#rules.catch(() => {
+      this.#rules = undefined;
+    });
+    return this.#rules;
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const client of this.#clients.values()) void client.close();
+    this.#clients.clear();
+    void this.#admin?.then(
+      (admin) => admin.close(),
+      () => undefined,
+    );
+    const chain = this.#chain as (ChainLookup & { close?: () => Promise<void> }) | undefined;
+    void chain?.close?.().catch(() => undefined);
+    this.#admin = undefined;
+  }
+}
+
+export interface NetworkServiceDeps {
+  settings: SettingsStore;
+  emit: EmitEvent;
+  logger: Logger;
+  /** Starts the embedded sandbox; absent where the app cannot run one. */
+  startSandbox?: () => Promise<EmbeddedSandbox>;
+  /** Called after the network changed (the session locks: API keys are per network). */
+  onSwitch?: (connection: Connection) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * The exchange the app talks to: the trader's choice (kept in settings), the connection to it,
+ * and its live state for the status bar. Switching closes the old connection (and stops the
+ * embedded sandbox when leaving it) before the new one serves anything.
+ */
+export class NetworkService {
+  #connection: Connection | undefined;
+  #sandbox: Promise<EmbeddedSandbox> | null = null;
+  #state: ConnectionState;
+  #listeners = new Set<(connection: Connection) => void>();
+  #choice: NetworkChoice | undefined;
+
+  constructor(private readonly deps: NetworkServiceDeps) {
+    this.#state = {
+      state: 'connecting',
+      network: 'sandbox',
+      detail: 'Connecting to the exchange…',
+      since: new Date(this.#now()).toISOString(),
+    };
+  }
+
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  /** The running embedded sandbox, if the app started one. */
+  get sandbox(): Promise<EmbeddedSandbox> | null {
+    return this.#sandbox;
+  }
+
+  async #endpointOf(choice: NetworkChoice): Promise<{
+    baseUrl: string;
+    streamUrl?: string;
+    adminToken?: string;
+  }> {
+    switch (choice.name) {
+      case 'sandbox': {
+        const sandbox = this.#startSandbox();
+        if (!sandbox) {
+          throw new AppError(
+            ErrorCode.Network,
+            'The built-in practice exchange cannot run here. Choose another network in Settings.',
+          );
+        }
+        const running = await sandbox;
+        return {
+          baseUrl: running.url,
+          streamUrl: running.url.replace(/^http/, 'ws'),
+          ...(running.adminToken ? { adminToken: running.adminToken } : {}),
+        };
+      }
+      case 'staging':
+      case 'production':
+        return { ...REAL_SERVICE_URLS[choice.name] };
+      case 'custom':
+        return {
+          baseUrl: choice.baseUrl,
+          ...(choice.streamUrl ? { streamUrl: choice.streamUrl } : {}),
+        };
+    }
+  }
+
+  #startSandbox(): Promise<EmbeddedSandbox> | null {
+    if (!this.#sandbox && this.deps.startSandbox) {
+      const started = this.deps.startSandbox();
+      // A failed start is reported to whoever uses the exchange; it must not crash the app.
+      started.catch((error: unknown) => {
+        this.deps.logger.error('embedded sandbox did not start', error);
+        this.report(
+          'offline',
+          error instanceof AppError ? error.message : 'The practice exchange did not start.',
+        );
+        if (this.#sandbox === started) this.#sandbox = null;
+      });
+      this.#sandbox = started;
+    }
+    return this.#sandbox;
+  }
+
+  async #stopSandbox(): Promise<void> {
+    const sandbox = this.#sandbox;
+    this.#sandbox = null;
+    await sandbox?.then(
+      (running) => running.stop(),
+      () => undefined,
+    );
+  }
+
+  async choice(): Promise<NetworkChoice> {
+    this.#choice = (await this.deps.settings.read()).network;
+    return this.#choice;
+  }
+
+  /** The chosen network, known once `start` has run. */
+  get current(): NetworkChoice {
+    if (!this.#choice) throw new Error('NetworkService.current read before start()');
+    return this.#choice;
+  }
+
+  /** The connection to the chosen exchange (made on first use). */
+  async connection(): Promise<Connection> {
+    if (!this.#connection) {
+      const choice = await this.choice();
+      this.#connection = new Connection(choice, () => this.#endpointOf(choice), this.deps.logger);
+      this.#state = { ...this.#state, network: this.#connection.label };
+      if (choice.name === 'sandbox') this.#startSandbox();
+    }
+    return this.#connection;
+  }
+
+  /** Starts what the chosen network needs right away (the sandbox on a new install). */
+  async start(): Promise<void> {
+    await this.connection();
+  }
+
+  onSwitch(listener: (connection: Connection) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async switchTo(choice: NetworkChoice): Promise<Connection> {
+    const current = await this.connection();
+    if (networkKeyOf(choice) === current.key && choice.name !== 'custom') return current;
+    await this.deps.settings.update((settings) => ({ ...settings, network: choice }));
+    this.#choice = choice;
+    current.close();
+    if (current.isSandbox && choice.name !== 'sandbox') await this.#stopSandbox();
+    this.#connection = undefined;
+    const next = await this.connection();
+    this.report('connecting', `Connecting to ${next.label}…`);
+    await this.deps.onSwitch?.(next);
+    for (const listener of this.#listeners) listener(next);
+    return next;
+  }
+
+  state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Live state of the exchange, as the feeds see it; pushed to the renderer when it changes. */
+  report(state: ConnectionState['state'], detail: string): void {
+    if (this.#state.state === state && this.#state.detail === detail) return;
+    this.#state = {
+      state,
+      network: this.#connection?.label ?? this.#state.network,
+      detail,
+      since: new Date(this.#now()).toISOString(),
+    };
+    this.deps.emit('exchange:connection', this.#state);
+  }
+
+  async dispose(): Promise<void> {
+    this.#connection?.close();
+    this.#connection = undefined;
+    await this.#stopSandbox();
+  }
+}

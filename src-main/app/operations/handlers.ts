@@ -1,0 +1,9 @@
+import type { Handlers } from '../../../src-shared/contract';
+import type { OperationsService } from './service';
+
+export const operationsHandlers = (operations: OperationsService): Handlers['operations'] => ({
+  confirm: (request) => operations.confirm(request),
+  discard: async ({ operationId }) => operations.discard(operationId),
+  pending: () => operations.pending(),
+  resolve: (request) => operations.resolve(request),
+});

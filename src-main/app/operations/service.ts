@@ -1,0 +1,462 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  EmitEvent,
+  OperationKind,
+  OperationResult,
+  OperationStep,
+  PendingOperation,
+  PreparedOperation,
+  TransactionSummary,
+} from '../../../src-shared/contract';
+import type { Order } from '../../../src-shared/domain';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { ExchangeError, type ExchangeClient } from '../../exchange';
+import type { Logger } from '../../log';
+import type {
+  CancelOrderIntent,
+  DepositIntent,
+  ExchangeProfile,
+  PlaceOrderIntent,
+  SignedTransaction,
+  TransactionSigner,
+  WithdrawalIntent,
+} from '../../signing';
+import type { JournalEntry, OperationJournal } from '../../store/journal';
+import type { Connection, NetworkService } from '../network/service';
+import { checkOf } from './summary';
+
+type TradeIntent = PlaceOrderIntent | CancelOrderIntent;
+type FundsIntent = DepositIntent | WithdrawalIntent;
+
+/** What an area hands over once the exchange has built a transaction and the signer read it. */
+export interface Built {
+  kind: OperationKind;
+  title: string;
+  connection: Connection;
+  txHex: string;
+  intent: TradeIntent | FundsIntent;
+  profile: ExchangeProfile;
+  summary: TransactionSummary;
+  report: { differences: string[]; warnings: string[] };
+  offline: boolean;
+  orderId: string | null;
+  cancelsOrderId: string | null;
+  expiresAt: number | null;
+}
+
+interface Prepared extends Built {
+  id: string;
+}
+
+/** The exchange's answer to a transaction it already has. */
+const ALREADY_SUBMITTED = 4302;
+
+export interface OperationsDeps {
+  network: NetworkService;
+  signer: TransactionSigner;
+  journal: OperationJournal;
+  emit: EmitEvent;
+  logger: Logger;
+  /** The unlocked session's API key for the exchange. */
+  apiKey: () => string;
+  /** Called after an operation landed, so balances and orders refresh at once. */
+  afterChange?: (result: OperationResult) => void;
+  now?: () => number;
+}
+
+/**
+ * Confirms prepared operations: sign (after the signer's intent check, again) → journal →
+ * submit → done. A signed transaction is on disk before it leaves, and leaves the journal only
+ * once the exchange has it (or the trader discards it). An ambiguous failure is never re-sent
+ * blindly: the exchange is asked first whether it took effect.
+ */
+export class OperationsService {
+  readonly #prepared = new Map<string, Prepared>();
+
+  constructor(private readonly deps: OperationsDeps) {}
+
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  progress(
+    operation: { id: string; kind: OperationKind; title: string },
+    step: OperationStep,
+    message: string | null = null,
+  ): void {
+    this.deps.emit('operations:progress', {
+      operationId: operation.id,
+      kind: operation.kind,
+      title: operation.title,
+      step,
+      message,
+      at: new Date(this.#now()).toISOString(),
+    });
+  }
+
+  /** A new operation id, announced as being built. */
+  begin(kind: OperationKind, title: string): { id: string; kind: OperationKind; title: string } {
+    const operation = { id: randomUUID(), kind, title };
+    this.progress(operation, 'building');
+    return operation;
+  }
+
+  /** Keeps a built and checked operation until the trader confirms or discards it. */
+  register(operation: { id: string }, built: Built): PreparedOperation {
+    const prepared: Prepared = { ...built, id: operation.id };
+    // Only the newest few wait; an abandoned dialog does not keep transactions forever.
+    if (this.#prepared.size >= 20) {
+      const oldest = this.#prepared.keys().next().value;
+      if (oldest !== undefined) this.#prepared.delete(oldest);
+    }
+    this.#prepared.set(prepared.id, prepared);
+    this.progress(prepared, 'awaiting-confirmation');
+    const funds = built.kind === 'deposit' || built.kind === 'withdrawal';
+    return {
+      operationId: prepared.id,
+      kind: built.kind,
+      title: built.title,
+      signer: funds ? 'wallet-key' : 'operation-key',
+      offline: built.offline,
+      needsPassword: funds && !built.offline,
+      summary: built.summary,
+      check: checkOf(built.report),
+      expiresAt: built.expiresAt === null ? null : new Date(built.expiresAt).toISOString(),
+    };
+  }
+
+  discard(operationId: string): null {
+    const prepared = this.#prepared.get(operationId);
+    if (prepared) {
+      this.#prepared.delete(operationId);
+      this.progress(prepared, 'discarded');
+    }
+    return null;
+  }
+
+  async #client(connection: Connection): Promise<ExchangeClient> {
+    return connection.client(this.deps.apiKey());
+  }
+
+  async confirm(request: {
+    operationId: string;
+    password?: string | undefined;
+    acceptedWarnings?: string[] | undefined;
+  }): Promise<OperationResult> {
+    const prepared = this.#prepared.get(request.operationId);
+    if (!prepared) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'This operation is no longer waiting (it was confirmed, discarded or replaced). Start it again.',
+      );
+    }
+    const current = await this.deps.network.connection();
+    if (current !== prepared.connection || prepared.connection.closed) {
+      this.#prepared.delete(prepared.id);
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'The network changed after this was prepared. Nothing was signed; start it again.',
+      );
+    }
+    if (prepared.expiresAt !== null && prepared.expiresAt <= this.#now()) {
+      this.#prepared.delete(prepared.id);
+      throw new AppError(
+        ErrorCode.Exchange,
+        'The exchange’s transaction expired before it was confirmed. Nothing was signed; start it again.',
+      );
+    }
+    const funds = prepared.kind === 'deposit' || prepared.kind === 'withdrawal';
+    if (funds && !prepared.offline && !request.password) {
+      throw new AppError(
+        ErrorCode.WrongPassword,
+        'Type your spending password to sign this: it moves funds from your wallet key.',
+      );
+    }
+    this.progress(prepared, 'signing');
+    let signed: SignedTransaction;
+    try {
+      const options = { acceptedWarnings: request.acceptedWarnings ?? [] };
+      signed = funds
+        ? await this.deps.signer.signFunds(
+            prepared.txHex,
+            prepared.intent as FundsIntent,
+            prepared.profile,
+            request.password ?? '',
+            options,
+          )
+        : await this.deps.signer.signTrade(
+            prepared.txHex,
+            prepared.intent as TradeIntent,
+            prepared.profile,
+            options,
+          );
+    } catch (error) {
+      // A wrong password may be typed again; anything else ends this operation.
+      if (!(error instanceof AppError && error.code === ErrorCode.WrongPassword)) {
+        this.#prepared.delete(prepared.id);
+      }
+      this.#failed(prepared, error);
+      throw error;
+    }
+    this.#prepared.delete(prepared.id);
+
+    let entry: JournalEntry = {
+      id: prepared.id,
+      kind: prepared.kind,
+      title: prepared.title,
+      network: prepared.connection.key,
+      signedAt: new Date(this.#now()).toISOString(),
+      txId: signed.txId,
+      signedTxHex: signed.signedTxHex,
+      orderId: prepared.orderId,
+      cancelsOrderId: prepared.cancelsOrderId,
+      expiresAt: prepared.expiresAt,
+      submitStartedAt: null,
+    };
+    await this.deps.journal.record(entry);
+    this.progress(prepared, 'journaled');
+    entry = await this.deps.journal.update(entry, {
+      submitStartedAt: new Date(this.#now()).toISOString(),
+    });
+    this.progress(prepared, 'submitting');
+    try {
+      const result = await this.#submit(prepared.connection, entry);
+      await this.deps.journal.remove(entry);
+      this.progress(prepared, 'done');
+      this.deps.afterChange?.(result);
+      return result;
+    } catch (error) {
+      const settled = await this.#settleAfterFailure(prepared.connection, entry, error);
+      if (settled) {
+        this.progress(prepared, 'done');
+        this.deps.afterChange?.(settled);
+        return settled;
+      }
+      this.#failed(prepared, error);
+      throw error;
+    }
+  }
+
+  #failed(operation: { id: string; kind: OperationKind; title: string }, error: unknown): void {
+    const message =
+      error instanceof AppError
+        ? error.message
+        : 'Something went wrong inside Countersign. Nothing was sent; try again.';
+    this.progress(operation, 'failed', message);
+  }
+
+  async #submit(connection: Connection, entry: JournalEntry): Promise<OperationResult> {
+    const client = await this.#client(connection);
+    const base = { operationId: entry.id, kind: entry.kind, title: entry.title };
+    switch (entry.kind) {
+      case 'place-order': {
+        const order = await client.submitOrder({
+          orderId: entry.orderId ?? '',
+          signedTx: entry.signedTxHex,
+        });
+        return { ...base, txHash: entry.txId, order };
+      }
+      case 'cancel-order': {
+        const { txHash } = await client.submitCancel(entry.signedTxHex);
+        return { ...base, txHash: txHash ?? entry.txId, order: null };
+      }
+      case 'deposit': {
+        const { txHash } = await client.submitDeposit(entry.signedTxHex);
+        return { ...base, txHash, order: null };
+      }
+      case 'withdrawal': {
+        const { txHash } = await client.submitWithdrawal(entry.signedTxHex);
+        return { ...base, txHash, order: null };
+      }
+    }
+  }
+
+  /**
+   * After a failed submit: did it take effect anyway? Definite refusals leave the journal (nothing
+   * happened); an "already submitted" means it landed; an ambiguous failure stays in the journal
+   * as pending, to be resolved with what the exchange says.
+   */
+  async #settleAfterFailure(
+    connection: Connection,
+    entry: JournalEntry,
+    error: unknown,
+  ): Promise<OperationResult | null> {
+    if (error instanceof ExchangeError && !error.ambiguous) {
+      if (error.exchangeCode === ALREADY_SUBMITTED) {
+        await this.deps.journal.remove(entry);
+        return this.#landedResult(connection, entry);
+      }
+      await this.deps.journal.remove(entry);
+      return null;
+    }
+    const state = await this.#stateOf(connection, entry);
+    if (state.state === 'landed') {
+      await this.deps.journal.remove(entry);
+      return this.#landedResult(connection, entry);
+    }
+    if (state.state === 'expired') await this.deps.journal.remove(entry);
+    else await this.#announcePending(connection);
+    return null;
+  }
+
+  async #landedResult(connection: Connection, entry: JournalEntry): Promise<OperationResult> {
+    let order: Order | null = null;
+    if (entry.kind === 'place-order' && entry.orderId) {
+      order = await (await this.#client(connection)).order(entry.orderId).catch(() => null);
+    }
+    return {
+      operationId: entry.id,
+      kind: entry.kind,
+      title: entry.title,
+      txHash: entry.txId,
+      order,
+    };
+  }
+
+  /** Asks the exchange what became of a journaled operation. */
+  async #stateOf(
+    connection: Connection,
+    entry: JournalEntry,
+  ): Promise<Pick<PendingOperation, 'state' | 'explanation'>> {
+    const expired = entry.expiresAt !== null && entry.expiresAt <= this.#now();
+    try {
+      const client = await this.#client(connection);
+      if (entry.kind === 'place-order' && entry.orderId) {
+        const order = await client.order(entry.orderId).catch((error: unknown) => {
+          if (error instanceof ExchangeError && !error.ambiguous) return null;
+          throw error;
+        });
+        if (order && order.status !== 'building') {
+          return {
+            state: 'landed',
+            explanation: `The exchange has this order (${order.status.replace('_', ' ')}).`,
+          };
+        }
+      }
+      if (entry.kind === 'cancel-order' && entry.cancelsOrderId) {
+        const order = await client.order(entry.cancelsOrderId);
+        if (order.status === 'cancelled' || order.status === 'partially_cancelled') {
+          return { state: 'landed', explanation: 'The exchange shows the order as cancelled.' };
+        }
+        if (order.status !== 'open' && order.status !== 'partially_filled') {
+          return {
+            state: 'expired',
+            explanation: `The order is ${order.status.replace('_', ' ')} now, so there is nothing to cancel.`,
+          };
+        }
+      }
+    } catch (error) {
+      return {
+        state: 'unknown',
+        explanation: `The exchange could not be asked (${error instanceof AppError ? error.message : 'no answer'}). Try again when it is reachable.`,
+      };
+    }
+    if (expired) {
+      return {
+        state: 'expired',
+        explanation:
+          'It was not submitted in time and the exchange would refuse it now. Discard it and start again.',
+      };
+    }
+    if (entry.kind === 'deposit' || entry.kind === 'withdrawal') {
+      return {
+        state: entry.submitStartedAt ? 'unknown' : 'not-submitted',
+        explanation: entry.submitStartedAt
+          ? 'It may or may not have reached the exchange. Submitting again is safe: the exchange refuses a transaction it already has, and nothing is paid twice.'
+          : 'It was signed but never sent. You can submit it or discard it.',
+      };
+    }
+    return {
+      state: 'not-submitted',
+      explanation: 'The exchange does not have it. You can submit it now or discard it.',
+    };
+  }
+
+  async pending(): Promise<PendingOperation[]> {
+    const connection = await this.deps.network.connection();
+    const entries = await this.deps.journal.list(connection.key);
+    const out: PendingOperation[] = [];
+    for (const entry of entries) {
+      const state = await this.#stateOf(connection, entry);
+      out.push({
+        id: entry.id,
+        kind: entry.kind,
+        title: entry.title,
+        network: connection.label,
+        signedAt: entry.signedAt,
+        txId: entry.txId,
+        ...state,
+      });
+    }
+    return out;
+  }
+
+  async #announcePending(connection: Connection): Promise<void> {
+    if ((await this.deps.network.connection()) !== connection) return;
+    this.deps.emit('operations:pending', await this.pending());
+  }
+
+  /** On start: what an earlier run left signed and unsent, announced to the trader. */
+  async recover(): Promise<void> {
+    try {
+      const connection = await this.deps.network.connection();
+      const entries = await this.deps.journal.list(connection.key);
+      if (entries.length) await this.#announcePending(connection);
+    } catch (error) {
+      this.deps.logger.warn('could not check the journal of pending operations', error);
+    }
+  }
+
+  async resolve(request: {
+    id: string;
+    action: 'submit' | 'discard';
+  }): Promise<PendingOperation[]> {
+    const connection = await this.deps.network.connection();
+    const entry = (await this.deps.journal.list(connection.key)).find((e) => e.id === request.id);
+    if (!entry) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'That pending operation is not in the journal any more.',
+      );
+    }
+    const operation = { id: entry.id, kind: entry.kind, title: entry.title };
+    if (request.action === 'discard') {
+      await this.deps.journal.remove(entry);
+      this.progress(operation, 'discarded');
+    } else {
+      const state = await this.#stateOf(connection, entry);
+      if (state.state === 'landed') {
+        await this.deps.journal.remove(entry);
+        this.progress(operation, 'done');
+      } else if (state.state === 'expired') {
+        await this.deps.journal.remove(entry);
+        throw new AppError(
+          ErrorCode.Exchange,
+          `${state.explanation} It was removed from the list.`,
+        );
+      } else {
+        this.progress(operation, 'submitting');
+        const started = await this.deps.journal.update(entry, {
+          submitStartedAt: new Date(this.#now()).toISOString(),
+        });
+        try {
+          const result = await this.#submit(connection, started);
+          await this.deps.journal.remove(started);
+          this.progress(operation, 'done');
+          this.deps.afterChange?.(result);
+        } catch (error) {
+          const settled = await this.#settleAfterFailure(connection, started, error);
+          if (!settled) {
+            this.#failed(operation, error);
+            throw error;
+          }
+          this.progress(operation, 'done');
+          this.deps.afterChange?.(settled);
+        }
+      }
+    }
+    const left = await this.pending();
+    this.deps.emit('operations:pending', left);
+    return left;
+  }
+}

@@ -1,0 +1,111 @@
+import type { EmitEvent } from '../../../src-shared/contract';
+import type { Order } from '../../../src-shared/domain';
+import type { Logger } from '../../log';
+import { LiveFeed, openNamedStream } from '../network/live-feed';
+import type { Connection, NetworkService } from '../network/service';
+
+export interface AccountFeedDeps {
+  network: NetworkService;
+  emit: EmitEvent;
+  logger: Logger;
+  /** The unlocked session's API key, or null while locked. */
+  apiKey: () => string | null;
+  /** Balances changed: the funds area pushes its overview. */
+  balancesChanged: () => void;
+  /** Order lists changed: caches are dropped. */
+  ordersChanged: () => void;
+  /** A desktop notification for a fill (main decides whether the window is focused). */
+  notifyFill: (order: Order) => void;
+  pollEveryMs?: number;
+}
+
+/**
+ * The trader's own account, live: open orders and balances from the account stream (polling
+ * while it is down), and a fill event (with a desktop notification) when an order trades.
+ * Runs while the session is unlocked on the current network.
+ */
+export class AccountFeed {
+  #feed: LiveFeed | null = null;
+  #connection: Connection | null = null;
+  /** Executed base quantity of each open order last seen, to tell when one trades. */
+  #executed = new Map<string, string>();
+
+  constructor(private readonly deps: AccountFeedDeps) {
+    deps.network.onSwitch(() => void this.restart());
+  }
+
+  async restart(): Promise<void> {
+    this.stop();
+    const apiKey = this.deps.apiKey();
+    if (!apiKey) return;
+    const connection = await this.deps.network.connection();
+    const client = await connection.client(apiKey);
+    this.#connection = connection;
+    const current = () => this.#connection === connection && !connection.closed;
+    const feed = new LiveFeed({
+      openStream: (onState) =>
+        openNamedStream(
+          client.streams,
+          'account',
+          () =>
+            client.streams.account((event) => {
+              if (!current()) return;
+              if (event.kind === 'balances') this.deps.balancesChanged();
+              else if (event.kind === 'openOrders') void this.#openOrders(event.orders, connection);
+              else this.deps.ordersChanged();
+            }),
+          onState,
+        ),
+      poll: async () => {
+        const open = await client.orderRecords({ status: 'open', page: 1, limit: 250 });
+        if (!current()) return;
+        await this.#openOrders(open.orders, connection);
+        this.deps.balancesChanged();
+      },
+      pollEveryMs: this.deps.pollEveryMs ?? 5000,
+      onState: (state, detail) => this.deps.network.report(state, detail),
+    });
+    this.#feed = feed;
+    feed.start();
+  }
+
+  async #openOrders(orders: Order[], connection: Connection): Promise<void> {
+    this.deps.emit('orders:open', orders);
+    this.deps.ordersChanged();
+    const seen = new Map(orders.map((o) => [o.id, o.executedBaseQty.toFixed()]));
+    const gone = [...this.#executed.keys()].filter((id) => !seen.has(id));
+    for (const order of orders) {
+      const before = this.#executed.get(order.id);
+      if (before !== undefined && before !== order.executedBaseQty.toFixed()) this.#filled(order);
+    }
+    // An order that left the open list may have filled completely: ask for its record.
+    if (gone.length && this.#connection === connection) {
+      const client = await connection.client(this.deps.apiKey());
+      for (const id of gone) {
+        const order = await client.order(id).catch(() => null);
+        if (order && order.executedBaseQty.toFixed() !== this.#executed.get(id))
+          this.#filled(order);
+      }
+    }
+    this.#executed = seen;
+  }
+
+  #filled(order: Order): void {
+    const last = order.executions.at(-1);
+    this.deps.emit('orders:filled', { order, executionId: last?.id ?? '' });
+    this.deps.balancesChanged();
+    this.deps.notifyFill(order);
+  }
+
+  /** Read now (after the trader's own change). */
+  refresh(): void {
+    void this.#feed?.refresh();
+  }
+
+  stop(): void {
+    this.#feed?.stop();
+    this.#feed = null;
+    this.#connection = null;
+    this.#executed.clear();
+  }
+}

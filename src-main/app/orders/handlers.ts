@@ -1,0 +1,9 @@
+import type { Handlers } from '../../../src-shared/contract';
+import type { OrdersService } from './service';
+
+export const ordersHandlers = (orders: OrdersService): Handlers['orders'] => ({
+  list: (query) => orders.list(query),
+  all: (filters) => orders.all(filters),
+  get: ({ orderId }) => orders.get(orderId),
+  exportCsv: (request) => orders.exportCsv(request),
+});

@@ -1,0 +1,193 @@
+import type { OrderPreview, OrderRequest } from '../../../src-shared/contract';
+import type { Balance, Market } from '../../../src-shared/domain';
+import { Money } from '../../../src-shared/money';
+
+/** What the checks need to know about the market and the account right now. */
+export interface TradeContext {
+  market: Market;
+  balances: readonly Balance[];
+  /** Last traded price of this market, when there is one. */
+  lastPrice: Money | null;
+  /** Best ask / best bid now (market orders lock and fill against them). */
+  bestAsk: Money | null;
+  bestBid: Money | null;
+  /** ADA's price in the quote asset, to value an order in ADA (the minimum is 5 ADA). */
+  adaPrice: Money | null;
+  openOrders: number;
+  priceBandBp: number | null;
+  maxOpenOrdersExchange: number | null;
+  limits: { maxOrderValue: string | null; maxOpenOrders: number | null };
+}
+
+const decimalsOf = (value: Money): number => value.decimalPlaces();
+
+/** Figures in messages: what is needed rounds up, what there is (or is worth) rounds down. */
+const fmt = (value: Money, decimals: number): string =>
+  value.toDecimalPlaces(decimals, Money.ROUND_UP).toFixed(decimals);
+const fmtDown = (value: Money, decimals: number): string =>
+  value.toDecimalPlaces(decimals, Money.ROUND_DOWN).toFixed(decimals);
+
+export interface PreTradeResult extends OrderPreview {
+  /** Human units the order locks, exactly. */
+  lockAmount: Money;
+  lockUnit: string;
+  /** For a market buy: the lock is at most this (the exchange may lock less). */
+  lockIsUpperBound: boolean;
+}
+
+/**
+ * The checks a trader expects before anything is sent: precision, size, minimum, balance,
+ * price band and their own limits. Each problem says what is wrong with figures.
+ */
+export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeResult => {
+  const { market } = context;
+  const problems: string[] = [];
+  const quantity = new Money(order.quantity);
+  const price = order.price === undefined ? null : new Money(order.price);
+  const free = (unit: string): Money =>
+    context.balances.find((b) => b.unit === unit)?.free ?? new Money(0);
+  const quoteDecimals = 6;
+
+  if (quantity.lte(0)) problems.push('The quantity must be more than 0.');
+  if (decimalsOf(quantity) > market.quantityDecimals) {
+    problems.push(
+      `The quantity has ${decimalsOf(quantity)} decimals; ${market.symbol} accepts at most ${market.quantityDecimals}.`,
+    );
+  }
+  if (price !== null) {
+    if (price.lte(0)) problems.push('The price must be more than 0.');
+    if (decimalsOf(price) > market.priceDecimals) {
+      problems.push(
+        `The price has ${decimalsOf(price)} decimals; ${market.symbol} accepts at most ${market.priceDecimals}.`,
+      );
+    }
+  }
+
+  // The price the order is valued at: its limit, else the book.
+  const reference =
+    price ?? (order.side === 'buy' ? context.bestAsk : context.bestBid) ?? context.lastPrice;
+  if (
+    order.type === 'market' &&
+    (order.side === 'buy' ? context.bestAsk : context.bestBid) === null
+  ) {
+    problems.push(
+      `Nobody is ${order.side === 'buy' ? 'selling' : 'buying'} ${market.base} right now, so a market order cannot fill. Place a limit order instead.`,
+    );
+  }
+  const value = reference ? quantity.times(reference) : null;
+
+  // Minimum size in ADA equivalent.
+  if (quantity.gt(0)) {
+    const adaValue =
+      market.base === 'ADA'
+        ? quantity
+        : value && context.adaPrice && context.adaPrice.gt(0)
+          ? value.div(context.adaPrice)
+          : null;
+    if (adaValue && adaValue.lt(market.minOrderAdaEquivalent)) {
+      problems.push(
+        `The order is worth ${fmtDown(adaValue, 2)} ADA; the smallest order is ${market.minOrderAdaEquivalent.toFixed()} ADA's worth.`,
+      );
+    }
+  }
+
+  // Price band around the market.
+  if (price !== null && price.gt(0) && context.lastPrice && context.priceBandBp !== null) {
+    const band = context.lastPrice.times(context.priceBandBp).div(10_000);
+    if (price.gt(context.lastPrice.plus(band))) {
+      problems.push(
+        `The price is more than ${context.priceBandBp / 100}% above the market (${context.lastPrice.toFixed()}); the exchange refuses it.`,
+      );
+    } else if (price.lt(context.lastPrice.minus(band))) {
+      problems.push(
+        `The price is more than ${context.priceBandBp / 100}% below the market (${context.lastPrice.toFixed()}); the exchange refuses it.`,
+      );
+    }
+  }
+  if (order.postOnly && price !== null) {
+    const crosses =
+      order.side === 'buy'
+        ? context.bestAsk !== null && price.gte(context.bestAsk)
+        : context.bestBid !== null && price.lte(context.bestBid);
+    if (crosses) {
+      problems.push(
+        'A post-only order must not trade at once, and this price would. Move it away from the book.',
+      );
+    }
+  }
+
+  // What it locks and whether the balance covers it.
+  let lockUnit: string;
+  let lockAsset: string;
+  let lockAmount: Money;
+  let lockIsUpperBound = false;
+  if (order.side === 'sell') {
+    lockUnit = market.baseUnit;
+    lockAsset = market.base;
+    lockAmount = quantity;
+  } else {
+    lockUnit = market.quoteUnit;
+    lockAsset = market.quote;
+    if (order.type === 'limit') {
+      lockAmount = price ? quantity.times(price) : new Money(0);
+    } else if (order.slippageBp !== undefined && context.bestAsk) {
+      lockAmount = quantity
+        .times(context.bestAsk)
+        .times(new Money(10_000 + order.slippageBp).div(10_000));
+      lockIsUpperBound = true;
+    } else {
+      // No slippage limit: the whole free quote balance is locked while it fills.
+      lockAmount = free(market.quoteUnit);
+      lockIsUpperBound = true;
+    }
+  }
+  lockAmount = lockAmount.toDecimalPlaces(quoteDecimals, Money.ROUND_UP);
+  const freeOfLock = free(lockUnit);
+  if (lockAmount.gt(freeOfLock)) {
+    problems.push(
+      `Not enough free ${lockAsset}: ${fmt(lockAmount, 2)} needed, ${fmtDown(freeOfLock, 2)} free.`,
+    );
+  } else if (order.side === 'buy' && order.type === 'market' && freeOfLock.lte(0)) {
+    problems.push(`You have no free ${lockAsset} to buy with. Deposit some first.`);
+  }
+
+  // The trader's own limits.
+  if (context.limits.maxOrderValue !== null && value) {
+    const max = new Money(context.limits.maxOrderValue);
+    if (value.gt(max)) {
+      problems.push(
+        `The order is worth ${fmtDown(value, 2)} ${market.quote}, above your limit of ${max.toFixed()} ${market.quote} (Settings).`,
+      );
+    }
+  }
+  const maxOpen = Math.min(
+    context.limits.maxOpenOrders ?? Number.POSITIVE_INFINITY,
+    context.maxOpenOrdersExchange ?? Number.POSITIVE_INFINITY,
+  );
+  if (order.type === 'limit' && context.openOrders >= maxOpen) {
+    problems.push(
+      `You already have ${context.openOrders} open orders, the most ${maxOpen === context.limits.maxOpenOrders ? 'your limit in Settings allows' : 'the exchange allows'}. Cancel one first.`,
+    );
+  }
+
+  // The fee, in the asset received.
+  const rate = new Money(market.commissionRateBp).div(10_000);
+  const fee =
+    order.side === 'buy'
+      ? { asset: market.base, amount: quantity.times(rate).toFixed() }
+      : {
+          asset: market.quote,
+          amount: value ? value.times(rate).toDecimalPlaces(6).toFixed() : '0',
+        };
+
+  return {
+    lock: { asset: lockAsset, amount: lockAmount.toFixed() },
+    fee,
+    free: { asset: lockAsset, amount: freeOfLock.toFixed() },
+    value: { asset: market.quote, amount: value ? value.toDecimalPlaces(6).toFixed() : '0' },
+    problems,
+    lockAmount,
+    lockUnit,
+    lockIsUpperBound,
+  };
+};

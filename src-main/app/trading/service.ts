@@ -1,0 +1,327 @@
+import type {
+  CancelAllResult,
+  OrderPreview,
+  OrderRequest,
+  PreparedOperation,
+} from '../../../src-shared/contract';
+import { OPEN_STATUSES, type Order } from '../../../src-shared/domain';
+import { AppError, ErrorCode } from '../../../src-shared/errors';
+import { Money, toSmallestUnit } from '../../../src-shared/money';
+import { ExchangeError, type ExchangeClient } from '../../exchange';
+import type { TransactionSigner } from '../../signing';
+import type { SettingsStore } from '../../store/settings';
+import type { WalletBook } from '../../wallet';
+import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
+import { assetOf, marketOf, type ExchangeRules } from '../network/rules';
+import type { Connection, NetworkService } from '../network/service';
+import type { OperationsService } from '../operations/service';
+import { summarise } from '../operations/summary';
+import { preTrade, type PreTradeResult, type TradeContext } from './pre-trade';
+
+export interface TradingDeps {
+  network: NetworkService;
+  book: WalletBook;
+  settings: SettingsStore;
+  signer: TransactionSigner;
+  operations: OperationsService;
+  /** The unlocked session's API key (throws LOCKED while locked). */
+  apiKey: () => string;
+  /** The account's own address at the exchange (sandbox), for the signer's profile. */
+  accountAddress: (connection: Connection, account: TradingAccount) => Promise<string | undefined>;
+}
+
+const PRICE_TICK_DECIMALS = 4;
+
+const describeOrder = (order: OrderRequest, base: string, quote: string): string => {
+  const verb = order.side === 'buy' ? 'Buy' : 'Sell';
+  return order.type === 'limit'
+    ? `${verb} ${order.quantity} ${base} at ${order.price} ${quote}`
+    : `Market ${verb.toLowerCase()} ${order.quantity} ${base}${order.slippageBp !== undefined ? ` (at most ${order.slippageBp / 100}% slippage)` : ''}`;
+};
+
+/**
+ * Orders and cancels: pre-trade checks, then build (exchange) → decode and check against what
+ * the trader asked (signer) → handed to the operations service for confirmation, signature with
+ * the session's operation key, journal and submit.
+ */
+export class TradingService {
+  constructor(private readonly deps: TradingDeps) {}
+
+  async #client(connection: Connection): Promise<ExchangeClient> {
+    return connection.client(this.deps.apiKey());
+  }
+
+  async #context(
+    connection: Connection,
+    client: ExchangeClient,
+    rules: ExchangeRules,
+    order: OrderRequest,
+  ): Promise<TradeContext> {
+    const market = marketOf(rules, order.symbol);
+    if (!market) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `${order.symbol} is not a market on ${connection.label}. Choose one of ${rules.markets.map((m) => m.symbol).join(', ')}.`,
+      );
+    }
+    const adaMarket = rules.markets.find((m) => m.base === 'ADA' && m.quote === market.quote);
+    const [balances, depth, lastPrice, adaPrice, open] = await Promise.all([
+      client.balances(),
+      client.depth(order.symbol),
+      client.marketPrice(order.symbol).catch(() => null),
+      market.base === 'ADA' || !adaMarket
+        ? Promise.resolve(null)
+        : client.marketPrice(adaMarket.symbol).catch(() => null),
+      client.orderRecords({ status: 'open', page: 1, limit: 1 }),
+    ]);
+    const { limits } = await this.deps.settings.read();
+    return {
+      market,
+      balances,
+      lastPrice,
+      bestAsk: depth.asks[0]?.price ?? null,
+      bestBid: depth.bids[0]?.price ?? null,
+      adaPrice,
+      openOrders: open.totalCount,
+      priceBandBp: rules.priceBandBp,
+      maxOpenOrdersExchange: rules.maxOpenOrders,
+      limits,
+    };
+  }
+
+  async #check(order: OrderRequest): Promise<{
+    connection: Connection;
+    client: ExchangeClient;
+    rules: ExchangeRules;
+    result: PreTradeResult;
+  }> {
+    const connection = await this.deps.network.connection();
+    const client = await this.#client(connection);
+    const rules = await connection.rules();
+    const context = await this.#context(connection, client, rules, order);
+    return { connection, client, rules, result: preTrade(order, context) };
+  }
+
+  async preview(order: OrderRequest): Promise<OrderPreview> {
+    const { result } = await this.#check(order);
+    const { lockAmount: _a, lockUnit: _u, lockIsUpperBound: _b, ...preview } = result;
+    return preview;
+  }
+
+  async prepareOrder(order: OrderRequest): Promise<PreparedOperation> {
+    const { connection, client, rules, result } = await this.#check(order);
+    const market = marketOf(rules, order.symbol);
+    if (!market)
+      throw new AppError(ErrorCode.InvalidInput, `${order.symbol} is not a market here.`);
+    if (result.problems.length) {
+      throw new AppError(ErrorCode.InvalidInput, `${result.problems.join(' ')} Nothing was sent.`);
+    }
+    const title = describeOrder(order, market.base, market.quote);
+    const operation = this.deps.operations.begin('place-order', title);
+    try {
+      const account = await activeAccount(this.deps.book, connection);
+      const quantity = new Money(order.quantity);
+      const price = order.price === undefined ? undefined : new Money(order.price);
+      let built: { orderId: string; txHex: string };
+      try {
+        built = await client.buildOrder({
+          symbol: order.symbol,
+          side: order.side,
+          type: order.type,
+          quantity,
+          ...(price ? { price } : {}),
+          ...(order.slippageBp !== undefined ? { slippageBp: order.slippageBp } : {}),
+          ...(order.postOnly ? { postOnly: true } : {}),
+        });
+      } catch (error) {
+        throw this.#withFigures(error, result);
+      }
+      this.deps.operations.progress(operation, 'checking');
+      const lockAsset = assetOf(rules, result.lockUnit);
+      const lockQuantity = toSmallestUnit(
+        result.lockAmount.toDecimalPlaces(lockAsset.decimals, Money.ROUND_UP),
+        lockAsset.decimals,
+      );
+      const { unverifiedOrders } = await this.deps.settings.read();
+      const profile = signingProfile(connection, account, rules, {
+        accountAddress: await this.deps.accountAddress(connection, account),
+        ...(connection.choice.name !== 'sandbox'
+          ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
+          : {}),
+      });
+      const intent = {
+        kind: 'place-order' as const,
+        lock: {
+          unit: result.lockUnit,
+          quantity: lockQuantity,
+          ...(result.lockIsUpperBound ? { upTo: true } : {}),
+        },
+        terms: {
+          orderId: built.orderId,
+          side: order.side,
+          type: order.type,
+          priceTicks: toSmallestUnit(price ?? new Money(0), PRICE_TICK_DECIMALS),
+          quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
+          slippageBp: BigInt(order.slippageBp ?? 0),
+        },
+      };
+      const review = await this.deps.signer.review(built.txHex, intent, profile);
+      const orderOutput = review.decoded.outputs.find((o) => o.party === 'exchange-order');
+      return this.deps.operations.register(operation, {
+        kind: 'place-order',
+        title,
+        connection,
+        txHex: built.txHex,
+        intent,
+        profile,
+        summary: summarise(
+          review.decoded,
+          connection.networkId,
+          {
+            operationKeyHash: account.wallet.operationKeyHash,
+            paymentKeyHash: account.paymentKeyHash,
+          },
+          orderOutput
+            ? {
+                side: order.side,
+                price: order.price ?? null,
+                quantity: order.quantity,
+                orderId: built.orderId,
+              }
+            : null,
+        ),
+        report: review.report,
+        offline: false,
+        orderId: built.orderId,
+        cancelsOrderId: null,
+        expiresAt: Date.now() + rules.orderTtlSeconds * 1000,
+      });
+    } catch (error) {
+      this.deps.operations.progress(
+        operation,
+        'failed',
+        error instanceof AppError ? error.message : null,
+      );
+      throw error;
+    }
+  }
+
+  /** Adds the figures the app knows to the exchange's "insufficient balance". */
+  #withFigures(error: unknown, result: PreTradeResult): unknown {
+    if (error instanceof ExchangeError && error.exchangeCode === 4050) {
+      return new AppError(
+        ErrorCode.Exchange,
+        `Not enough free ${result.free.asset}: ${result.lock.amount} needed, ${result.free.amount} free (the exchange says so too). Nothing was sent.`,
+        { cause: error },
+      );
+    }
+    return error;
+  }
+
+  async #openOrder(client: ExchangeClient, orderId: string): Promise<Order> {
+    const order = await client.order(orderId);
+    if (!OPEN_STATUSES.includes(order.status)) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This order is ${order.status.replace('_', ' ')}, so there is nothing to cancel.`,
+      );
+    }
+    if (!order.activeOrderUtxoId) {
+      throw new AppError(
+        ErrorCode.Exchange,
+        'The exchange does not say where this order’s funds are locked, so its cancel cannot be checked. Nothing was signed; try again in a moment.',
+      );
+    }
+    return order;
+  }
+
+  async prepareCancel(request: { orderId: string }): Promise<PreparedOperation> {
+    const connection = await this.deps.network.connection();
+    const client = await this.#client(connection);
+    const order = await this.#openOrder(client, request.orderId);
+    const title = `Cancel ${order.side} ${order.openBaseQty.toFixed()} ${order.symbol}${order.price ? ` at ${order.price.toFixed()}` : ''}`;
+    const operation = this.deps.operations.begin('cancel-order', title);
+    try {
+      const rules = await connection.rules();
+      const account = await activeAccount(this.deps.book, connection);
+      const { txHex } = await client.buildCancel(order.id);
+      this.deps.operations.progress(operation, 'checking');
+      const profile = signingProfile(connection, account, rules, {
+        accountAddress: await this.deps.accountAddress(connection, account),
+      });
+      const intent = { kind: 'cancel-order' as const, orderUtxo: order.activeOrderUtxoId ?? '' };
+      const review = await this.deps.signer.review(txHex, intent, profile);
+      return this.deps.operations.register(operation, {
+        kind: 'cancel-order',
+        title,
+        connection,
+        txHex,
+        intent,
+        profile,
+        summary: summarise(
+          review.decoded,
+          connection.networkId,
+          {
+            operationKeyHash: account.wallet.operationKeyHash,
+            paymentKeyHash: account.paymentKeyHash,
+          },
+          null,
+        ),
+        report: review.report,
+        offline: false,
+        orderId: null,
+        cancelsOrderId: order.id,
+        expiresAt: Date.now() + rules.orderTtlSeconds * 1000,
+      });
+    } catch (error) {
+      this.deps.operations.progress(
+        operation,
+        'failed',
+        error instanceof AppError ? error.message : null,
+      );
+      throw error;
+    }
+  }
+
+  /**
+   * Cancels every open order of a market, one after another. Each cancel is checked by the signer
+   * like any other and signed with the trading key; one that fails does not stop the rest.
+   */
+  async cancelAll(request: { symbol: string }): Promise<CancelAllResult> {
+    const connection = await this.deps.network.connection();
+    const client = await this.#client(connection);
+    const open: Order[] = [];
+    for (let page = 1; page <= 1000; page += 1) {
+      const records = await client.orderRecords({
+        status: 'open',
+        page,
+        limit: 250,
+        symbol: request.symbol,
+      });
+      open.push(...records.orders.filter((o) => o.symbol === request.symbol));
+      if (page >= records.totalPages || records.orders.length === 0) break;
+    }
+    const result: CancelAllResult = { cancelled: [], failed: [] };
+    for (const order of open) {
+      try {
+        const prepared = await this.prepareCancel({ orderId: order.id });
+        if (!prepared.check.matches) {
+          this.deps.operations.discard(prepared.operationId);
+          throw new AppError(
+            ErrorCode.IntentMismatch,
+            `Not signed: ${[...prepared.check.differences, ...prepared.check.warnings].join(' ')}`,
+          );
+        }
+        await this.deps.operations.confirm({ operationId: prepared.operationId });
+        result.cancelled.push(order.id);
+      } catch (error) {
+        result.failed.push({
+          orderId: order.id,
+          message:
+            error instanceof AppError ? error.message : 'It could not be cancelled; try again.',
+        });
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,750 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+import {
+  MarketSymbol,
+  OPEN_STATUSES,
+  OrderStatus,
+  OrderType,
+  Role,
+  Side,
+  type Balance,
+  type Candle,
+  type Depth,
+  type DepthLevel,
+  type Execution,
+  type MarketTrade,
+  type Order,
+  type OrderPage,
+} from '../../src-shared/domain';
+import { Money, moneyFromWire } from '../../src-shared/money';
+import { ExchangeError } from './errors';
+
+/**
+ * The exchange's wire formats → the app's domain types, and the app's requests → exact JSON.
+ * Every answer is validated; numbers and decimal strings become exact decimals; unknown extra
+ * fields are ignored; a missing or malformed field is an error naming the field and the
+ * endpoint. Both order-record field sets (the seed's and the older real one) and every wrapper
+ * the real service has used map onto one `Order`.
+ */
+
+/** Where an answer came from, for messages; `ambiguous` when it answers a submit. */
+export interface AnswerOf {
+  endpoint: string;
+  action: string;
+  ambiguous?: boolean;
+  /** How to name the server; "the exchange" by default. */
+  service?: string;
+}
+
+const ZERO = new Money(0);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const formatPath = (prefix: string, path: ReadonlyArray<PropertyKey>): string => {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || 'the answer';
+};
+
+/** The error for an answer that is not in the expected form. */
+export const unexpectedAnswer = (where: AnswerOf, problem: string): ExchangeError =>
+  new ExchangeError({
+    failure: 'unexpected-answer',
+    detail: `The answer of ${where.service ?? 'the exchange'} to ${where.action} (${where.endpoint}) is not in a form Countersign understands: ${problem}.`,
+    advice: where.ambiguous
+      ? 'The request had been sent, so it may or may not have taken effect: check your orders and balances before trying again. Countersign will not send it twice on its own.'
+      : 'Countersign has not used it. If this keeps happening, the exchange may have changed its format: please report it.',
+    endpoint: where.endpoint,
+    ambiguous: where.ambiguous ?? false,
+  });
+
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+};
+
+const describeIssue = (issue: z.core.$ZodIssue, prefix: string, input: unknown): string => {
+  const field = `\`${formatPath(prefix, issue.path)}\``;
+  const value = valueAt(input, issue.path);
+  if (value === undefined) return `${field} is missing`;
+  if (issue.code === 'invalid_union') {
+    const shown = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value;
+    return `${field} has an unexpected value (${shown})`;
+  }
+  const message = issue.message.replace(/^Invalid input: /, '').slice(0, 120);
+  return `${field}: ${message}`;
+};
+
+/** Parses with a schema; a failure names the first bad field and the endpoint. */
+export const parseAnswer = <S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: AnswerOf,
+  prefix = '',
+): z.output<S> => {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw unexpectedAnswer(where, issue ? describeIssue(issue, prefix, value) : 'it is malformed');
+};
+
+// ---------------------------------------------------------------- scalars
+//
+// Each scalar is one transform (not a union plus a refinement): a page of 250 orders holds
+// thousands of them, and decoding it stays within a few milliseconds.
+
+const preview = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+};
+
+/** A scalar read by `read`, which returns the value or, as a string, what is wrong with it. */
+const scalar = <T>(read: (value: unknown) => { ok: T } | string) =>
+  z.unknown().transform((value, ctx): T => {
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'missing' });
+      return z.NEVER;
+    }
+    const out = read(value);
+    if (typeof out === 'string') {
+      ctx.addIssue({ code: 'custom', message: out });
+      return z.NEVER;
+    }
+    return out.ok;
+  });
+
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** A JSON number or a decimal string → exact Money (never negative: amounts, prices, fees). */
+const readDecimal = (value: unknown): { ok: Decimal } | string => {
+  let money: Decimal;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    money = moneyFromWire(value);
+  } else if (typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) {
+    money = new Money(value.trim());
+  } else {
+    return `not a decimal number (${preview(value)})`;
+  }
+  return money.isNegative() ? 'must not be negative' : { ok: money };
+};
+
+/** A decimal that may not be negative (quantities, prices, balances, fees). */
+const NonNegative = scalar(readDecimal);
+
+const IntLike = scalar((v) =>
+  (typeof v === 'number' && Number.isInteger(v)) ||
+  (typeof v === 'string' && /^-?\d{1,15}$/.test(v))
+    ? { ok: Number(v) }
+    : `not a whole number (${preview(v)})`,
+);
+
+const ISO_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
+
+/** A timestamp as ISO 8601 text or Unix seconds (milliseconds above 10^11) → ISO 8601 UTC. */
+const Time = scalar((value) => {
+  if (typeof value === 'string') {
+    const iso = ISO_UTC.exec(value);
+    if (iso && Number.isFinite(Date.parse(value))) {
+      return { ok: `${iso[1]}.${(iso[2] ?? '').slice(0, 3).padEnd(3, '0')}Z` };
+    }
+  }
+  let ms = Number.NaN;
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value))) {
+    const n = Number(value);
+    ms = n > 1e11 ? n : n * 1000;
+  } else if (typeof value === 'string') {
+    ms = Date.parse(value);
+  }
+  if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) return `not a time (${preview(value)})`;
+  return { ok: new Date(ms).toISOString() };
+});
+
+const Id = z.string().min(1).max(100);
+const Hex = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^(?:[0-9a-fA-F]{2})+$/, 'not hexadecimal')
+    .transform((s) => s.toLowerCase());
+
+const snake = (text: string) =>
+  text
+    .trim()
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .replace(/[\s-]+/g, '_')
+    .toLowerCase();
+
+/** One of a set of names, written in any case or style (`BUY`, `partiallyFilled`). */
+const named = <T extends string>(
+  values: readonly T[],
+  aliases: Readonly<Record<string, T>> = {},
+) => {
+  const known = new Set<string>(values);
+  return scalar((value): { ok: T } | string => {
+    if (typeof value !== 'string') return `not one of ${values.join(', ')}`;
+    if (known.has(value)) return { ok: value as T };
+    const s = snake(value);
+    if (known.has(s)) return { ok: s as T };
+    const alias = aliases[s];
+    return alias
+      ? { ok: alias }
+      : `“${preview(value).slice(1, -1)}” is not one of ${values.join(', ')}`;
+  });
+};
+
+const SideW = named(Side.options);
+const TypeW = named(OrderType.options);
+const RoleW = named(Role.options);
+const StatusW = named(OrderStatus.options, {
+  canceled: 'cancelled',
+  partially_canceled: 'partially_cancelled',
+  filled: 'fully_filled',
+});
+const SymbolW = scalar((value) => {
+  const symbol = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return MarketSymbol.safeParse(symbol).success
+    ? { ok: symbol }
+    : `not a market such as ADAUSDM (${preview(value)})`;
+});
+
+// ---------------------------------------------------------------- order records
+
+const SeedExecution = z.object({
+  id: Id,
+  order_id: Id,
+  account_id: Id.nullish(),
+  counter_party_order_id: Id.nullish(),
+  execution_price: NonNegative,
+  filled_base_qty: NonNegative,
+  filled_quote_qty: NonNegative.nullish(),
+  commission: NonNegative.nullish(),
+  commission_unit: z.string().max(120).nullish(),
+  role: RoleW,
+  created_at: Time,
+});
+
+const SeedOrder = z.object({
+  id: Id,
+  account_id: Id.nullish(),
+  symbol: SymbolW,
+  side: SideW,
+  type: TypeW,
+  status: StatusW,
+  price: NonNegative.nullish(),
+  base_qty: NonNegative,
+  quote_qty: NonNegative.nullish(),
+  locked_base_qty: NonNegative.nullish(),
+  locked_quote_qty: NonNegative.nullish(),
+  executed_base_qty: NonNegative.nullish(),
+  executed_quote_qty: NonNegative.nullish(),
+  executed_price: NonNegative.nullish(),
+  ob_open_order_base_qty: NonNegative.nullish(),
+  market_order_limit_price: NonNegative.nullish(),
+  slippage_bp: IntLike.nullish(),
+  commission: NonNegative.nullish(),
+  commission_rate_bp: IntLike.nullish(),
+  commission_unit: z.string().max(120).nullish(),
+  active_order_utxo_id: z.string().max(200).nullish(),
+  created_at: Time,
+  updated_at: Time.nullish(),
+  order_execution_records: z.array(SeedExecution).nullish(),
+});
+
+const LegacyFill = z.object({
+  id: Id,
+  order_id: Id,
+  execution_price: NonNegative,
+  filled_amount: NonNegative,
+  fee_unit: z.string().max(120).nullish(),
+  fee_amount: NonNegative.nullish(),
+  role: RoleW,
+  counter_party_order_id: Id.nullish(),
+  create_time: Time,
+});
+
+const LegacyOrder = z.object({
+  order_id: Id,
+  account_id: Id.nullish(),
+  symbol: SymbolW,
+  side: SideW,
+  type: TypeW,
+  status: StatusW,
+  price: NonNegative.nullish(),
+  orig_qty: NonNegative,
+  executed_qty: NonNegative.nullish(),
+  executed_price: NonNegative.nullish(),
+  fee_charged: NonNegative.nullish(),
+  fee_unit: z.string().max(120).nullish(),
+  slippage: z.union([z.string(), z.number()]).nullish(),
+  create_time: Time,
+  update_time: Time.nullish(),
+  fills: z.array(LegacyFill).nullish(),
+});
+
+const positiveOrNull = (value: Decimal | null | undefined): Decimal | null =>
+  value && value.greaterThan(0) ? value : null;
+
+const isOpen = (status: Order['status']) => OPEN_STATUSES.includes(status);
+
+const fromSeed = (r: z.output<typeof SeedOrder>): Order => {
+  const executedBase = r.executed_base_qty ?? ZERO;
+  const executions: Execution[] = (r.order_execution_records ?? []).map((e) => ({
+    id: e.id,
+    orderId: e.order_id,
+    accountId: e.account_id ?? null,
+    counterPartyOrderId: e.counter_party_order_id ?? null,
+    price: e.execution_price,
+    baseQty: e.filled_base_qty,
+    quoteQty: e.filled_quote_qty ?? e.filled_base_qty.times(e.execution_price),
+    commission: e.commission ?? ZERO,
+    commissionUnit: e.commission_unit ?? '',
+    role: e.role,
+    createdAt: e.created_at,
+  }));
+  return {
+    id: r.id,
+    accountId: r.account_id ?? null,
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    status: r.status,
+    price: r.type === 'market' ? null : (r.price ?? null),
+    baseQty: r.base_qty,
+    quoteQty: r.quote_qty ?? null,
+    lockedBaseQty: r.locked_base_qty ?? ZERO,
+    lockedQuoteQty: r.locked_quote_qty ?? ZERO,
+    executedBaseQty: executedBase,
+    executedQuoteQty: r.executed_quote_qty ?? ZERO,
+    executedPrice: executedBase.isZero() ? null : positiveOrNull(r.executed_price),
+    openBaseQty:
+      r.ob_open_order_base_qty ??
+      (isOpen(r.status) ? Money.max(ZERO, r.base_qty.minus(executedBase)) : ZERO),
+    marketOrderLimitPrice: positiveOrNull(r.market_order_limit_price),
+    slippageBp: r.slippage_bp ?? null,
+    commission: r.commission ?? ZERO,
+    commissionRateBp: r.commission_rate_bp ?? null,
+    commissionUnit: r.commission_unit ?? '',
+    activeOrderUtxoId: r.active_order_utxo_id || null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at ?? r.created_at,
+    executions,
+  };
+};
+
+/**
+ * The older field set. What it does not carry is derived exactly from what it does: quote
+ * amounts from price × quantity, what an open order locks from its side and remaining size.
+ */
+const fromLegacy = (r: z.output<typeof LegacyOrder>): Order => {
+  const executions: Execution[] = (r.fills ?? []).map((f) => ({
+    id: f.id,
+    orderId: f.order_id,
+    accountId: r.account_id ?? null,
+    counterPartyOrderId: f.counter_party_order_id ?? null,
+    price: f.execution_price,
+    baseQty: f.filled_amount,
+    quoteQty: f.filled_amount.times(f.execution_price),
+    commission: f.fee_amount ?? ZERO,
+    commissionUnit: f.fee_unit ?? r.fee_unit ?? '',
+    role: f.role,
+    createdAt: f.create_time,
+  }));
+  const price = r.type === 'market' ? null : positiveOrNull(r.price);
+  const executedBase = r.executed_qty ?? ZERO;
+  const executedPrice = executedBase.isZero() ? null : positiveOrNull(r.executed_price);
+  const executedQuote =
+    executions.length > 0
+      ? executions.reduce((sum, e) => sum.plus(e.quoteQty), ZERO)
+      : executedPrice
+        ? executedBase.times(executedPrice)
+        : ZERO;
+  const remaining = isOpen(r.status) ? Money.max(ZERO, r.orig_qty.minus(executedBase)) : ZERO;
+  const slippage =
+    typeof r.slippage === 'number'
+      ? r.slippage
+      : r.slippage && /^\d{1,5}$/.test(r.slippage.trim())
+        ? Number(r.slippage)
+        : null;
+  return {
+    id: r.order_id,
+    accountId: r.account_id ?? null,
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    status: r.status,
+    price,
+    baseQty: r.orig_qty,
+    quoteQty: price ? r.orig_qty.times(price) : null,
+    lockedBaseQty: r.side === 'sell' ? remaining : ZERO,
+    lockedQuoteQty: r.side === 'buy' && price ? remaining.times(price) : ZERO,
+    executedBaseQty: executedBase,
+    executedQuoteQty: executedQuote,
+    executedPrice,
+    openBaseQty: remaining,
+    marketOrderLimitPrice: null,
+    slippageBp: slippage !== null && Number.isInteger(slippage) ? slippage : null,
+    commission: r.fee_charged ?? ZERO,
+    commissionRateBp: null,
+    commissionUnit: r.fee_unit ?? '',
+    activeOrderUtxoId: null,
+    createdAt: r.create_time,
+    updatedAt: r.update_time ?? r.create_time,
+    executions,
+  };
+};
+
+const isLegacyRecord = (raw: Record<string, unknown>) =>
+  'orig_qty' in raw || ('order_id' in raw && !('id' in raw));
+
+/** One order record, in either field set. */
+export const decodeOrderRecord = (raw: unknown, where: AnswerOf, prefix = ''): Order => {
+  if (!isObject(raw)) {
+    throw unexpectedAnswer(where, `\`${prefix || 'the answer'}\` is not an order record`);
+  }
+  if (isLegacyRecord(raw)) return fromLegacy(parseAnswer(LegacyOrder, raw, where, prefix));
+  const seed = parseAnswer(SeedOrder, raw, where, prefix);
+  if (seed.type === 'limit' && !seed.price?.greaterThan(0)) {
+    throw unexpectedAnswer(
+      where,
+      `\`${formatPath(prefix, ['price'])}\` is missing (a limit order has a price)`,
+    );
+  }
+  return fromSeed(seed);
+};
+
+/** An answer holding one order: bare, `{order}`, or `{order_json}` (an object or JSON text). */
+export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
+  if (isObject(body) && isObject(body.order)) return decodeOrderRecord(body.order, where, 'order');
+  if (isObject(body) && 'order_json' in body) {
+    let inner = body.order_json;
+    if (typeof inner === 'string') {
+      try {
+        inner = JSON.parse(inner) as unknown;
+      } catch {
+        throw unexpectedAnswer(where, '`order_json` is not valid JSON');
+      }
+    }
+    return decodeOrderRecord(inner, where, 'order_json');
+  }
+  return decodeOrderRecord(body, where);
+};
+
+const Count = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,12}$/)])
+  .transform(Number);
+
+const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: string }> => {
+  if (Array.isArray(body)) return body.map((raw, i) => ({ raw, path: `[${i}]` }));
+  if (!isObject(body)) throw unexpectedAnswer(where, 'it is not a list of orders');
+  if (Array.isArray(body.orders)) {
+    return body.orders.map((raw, i) => ({ raw, path: `orders[${i}]` }));
+  }
+  if (body.data === null || body.data === undefined) return [];
+  if (!Array.isArray(body.data)) throw unexpectedAnswer(where, '`data` is not a list');
+  const out: Array<{ raw: unknown; path: string }> = [];
+  body.data.forEach((group, g) => {
+    if (isObject(group) && ('orders' in group || 'order_filling_records' in group)) {
+      if (group.orders === null || group.orders === undefined) return;
+      if (!Array.isArray(group.orders)) {
+        throw unexpectedAnswer(where, `\`data[${g}].orders\` is not a list`);
+      }
+      group.orders.forEach((raw, i) => out.push({ raw, path: `data[${g}].orders[${i}]` }));
+    } else {
+      out.push({ raw: group, path: `data[${g}]` });
+    }
+  });
+  return out;
+};
+
+/** A page of order records: `{data: [{orders}], total_count, total_page}`, or a bare list. */
+export const decodeOrderPage = (
+  body: unknown,
+  where: AnswerOf,
+  asked: { page: number; limit: number },
+): OrderPage => {
+  const orders = recordsOf(body, where).map(({ raw, path }) => decodeOrderRecord(raw, where, path));
+  const totals = isObject(body)
+    ? parseAnswer(
+        z.object({ total_count: Count.nullish(), total_page: Count.nullish() }),
+        body,
+        where,
+      )
+    : {};
+  const totalCount = totals.total_count ?? orders.length;
+  return {
+    orders,
+    page: asked.page,
+    limit: asked.limit,
+    totalCount,
+    totalPages: totals.total_page ?? Math.ceil(totalCount / asked.limit),
+  };
+};
+
+// ---------------------------------------------------------------- balances
+
+const BalanceEntry = z.object({
+  asset: z.string().trim().min(1).max(40),
+  asset_unit: z.string().max(120).nullish(),
+  free: NonNegative,
+  locked: NonNegative.nullish(),
+});
+
+const unitOf = (asset: string, unit: string | null | undefined): string => {
+  const u = (unit ?? '').trim();
+  if (u === '' || u.toLowerCase() === 'lovelace') {
+    return u !== '' || asset === 'ADA' ? 'lovelace' : '';
+  }
+  return /^[0-9a-fA-F]+$/.test(u) ? u.toLowerCase() : u;
+};
+
+/** Balance entries: a bare list (or `{balance|balances|data: [...]}`), numbers or decimal strings. */
+export const decodeBalances = (body: unknown, where: AnswerOf): Balance[] => {
+  let list: unknown = body;
+  let prefix = '';
+  if (isObject(body)) {
+    const key = ['balance', 'balances', 'data'].find((k) => Array.isArray(body[k]));
+    if (key) {
+      list = body[key];
+      prefix = key;
+    }
+  }
+  return parseAnswer(z.array(BalanceEntry), list, where, prefix).map((b) => {
+    const asset = b.asset.toUpperCase();
+    return { asset, unit: unitOf(asset, b.asset_unit), free: b.free, locked: b.locked ?? ZERO };
+  });
+};
+
+// ---------------------------------------------------------------- market data
+
+export const decodePrice = (body: unknown, where: AnswerOf): Money =>
+  parseAnswer(z.object({ price: NonNegative }), body, where).price;
+
+const Level = z
+  .union([
+    z.object({ price: NonNegative, quantity: NonNegative }),
+    z.tuple([NonNegative, NonNegative]).transform(([price, quantity]) => ({ price, quantity })),
+  ])
+  .transform((l): DepthLevel => ({ price: l.price, quantity: l.quantity }));
+
+const DepthW = z.object({
+  timestamp: z.number().int().nonnegative().nullish(),
+  bids: z.array(Level).nullish(),
+  asks: z.array(Level).nullish(),
+});
+
+/** The order book: best first on each side, whatever order the levels came in. */
+export const decodeDepth = (
+  body: unknown,
+  symbol: string,
+  where: AnswerOf,
+  now: () => number,
+): Depth => {
+  const d = parseAnswer(DepthW, body, where);
+  const bids = [...(d.bids ?? [])].sort((a, b) => b.price.comparedTo(a.price));
+  const asks = [...(d.asks ?? [])].sort((a, b) => a.price.comparedTo(b.price));
+  return { symbol, timestamp: d.timestamp ?? now(), bids, asks };
+};
+
+const unixSeconds = z
+  .union([z.number().nonnegative(), z.string().regex(/^\d{1,15}$/)])
+  .transform((v) => {
+    const n = Number(v);
+    return Math.floor(n > 1e11 ? n / 1000 : n);
+  });
+
+const CandleW = z.object({
+  t: unixSeconds,
+  o: NonNegative,
+  h: NonNegative,
+  l: NonNegative,
+  c: NonNegative,
+  v: NonNegative.nullish(),
+});
+
+const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix: string } => {
+  if (isObject(body)) {
+    const key = keys.find((k) => Array.isArray(body[k]));
+    if (key) return { list: body[key], prefix: key };
+  }
+  return { list: body, prefix: '' };
+};
+
+export const decodeCandles = (body: unknown, where: AnswerOf): Candle[] => {
+  if (body === null) return [];
+  const { list, prefix } = listOf(body, ['data', 'candles']);
+  return parseAnswer(z.array(CandleW), list, where, prefix)
+    .map((c) => ({
+      time: c.t,
+      open: c.o,
+      high: c.h,
+      low: c.l,
+      close: c.c,
+      volume: c.v ?? ZERO,
+    }))
+    .sort((a, b) => a.time - b.time);
+};
+
+const TradeW = z.object({
+  timestamp: Time,
+  symbol: SymbolW.nullish(),
+  side: SideW,
+  price: NonNegative,
+  amount: NonNegative,
+});
+
+export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): MarketTrade[] => {
+  if (body === null) return [];
+  const { list, prefix } = listOf(body, ['data', 'trades']);
+  return parseAnswer(z.array(TradeW), list, where, prefix).map((t) => ({
+    timestamp: t.timestamp,
+    symbol: t.symbol ?? symbol,
+    side: t.side,
+    price: t.price,
+    amount: t.amount,
+  }));
+};
+
+// ---------------------------------------------------------------- builds, submits, keys
+
+export const decodeBuiltOrder = (
+  body: unknown,
+  where: AnswerOf,
+): { orderId: string; txHex: string } => {
+  const r = parseAnswer(z.object({ order_id: Id, tx_hex: Hex(400_000) }), body, where);
+  return { orderId: r.order_id, txHex: r.tx_hex };
+};
+
+export const decodeTxHex = (body: unknown, where: AnswerOf): { txHex: string } => ({
+  txHex: parseAnswer(z.object({ tx_hex: Hex(400_000) }), body, where).tx_hex,
+});
+
+const TxHash = Hex(64).refine((h) => h.length === 64, 'not a transaction hash (64 hex digits)');
+
+export const decodeTxHash = (body: unknown, where: AnswerOf): { txHash: string } => ({
+  txHash: parseAnswer(z.object({ tx_hash: TxHash }), body, where).tx_hash,
+});
+
+/** `{tx_hash}` on some deployments, `{}` (or nothing) on others. */
+export const decodeOptionalTxHash = (body: unknown, where: AnswerOf): { txHash: string | null } => {
+  if (body === null || (isObject(body) && body.tx_hash === undefined)) return { txHash: null };
+  return decodeTxHash(body, where);
+};
+
+export const decodeOperationKey = (
+  body: unknown,
+  where: AnswerOf,
+): { encryptedOperationKey: string; operationKeyHash: string } => {
+  const r = parseAnswer(
+    z.object({
+      encrypted_operation_key: z.string().min(1).max(20_000),
+      operation_key_hash: Hex(56).refine((h) => h.length === 56, 'not a key hash (56 hex digits)'),
+    }),
+    body,
+    where,
+  );
+  return {
+    encryptedOperationKey: r.encrypted_operation_key,
+    operationKeyHash: r.operation_key_hash,
+  };
+};
+
+// ---------------------------------------------------------------- requests
+
+/** An amount of one asset in its smallest unit (seed 2.4). */
+export const AmountEntry = z.object({
+  unit: z.string().min(1).max(120),
+  quantity: z.string().regex(/^\d{1,30}$/),
+});
+export type AmountEntry = z.infer<typeof AmountEntry>;
+
+/**
+ * An unspent output on Cardano (L1), in the seed's input-UTxO shape (2.5): what a deposit build
+ * takes as `input_utxos`, kept exactly as the chain provider gave it.
+ */
+export const InputUtxo = z.object({
+  input: z.object({
+    tx_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    output_index: z.number().int().nonnegative(),
+  }),
+  output: z.object({
+    address: z.string().min(1).max(200),
+    amount: z.array(AmountEntry),
+    data_hash: z.string().nullable(),
+    plutus_data: z.string().nullable(),
+    script_ref: z.string().nullable(),
+    script_hash: z.string().nullable(),
+  }),
+});
+export type InputUtxo = z.infer<typeof InputUtxo>;
+
+/** An amount in smallest units, as the app holds it. */
+export interface UnitAmount {
+  unit: string;
+  quantity: bigint;
+}
+
+/** Deposit and withdrawal amounts: integer strings in the smallest unit. */
+export const amountEntries = (amounts: readonly UnitAmount[]): AmountEntry[] =>
+  amounts.map(({ unit, quantity }) => {
+    if (quantity <= 0n) throw new RangeError(`the amount of ${unit} must be positive`);
+    return { unit, quantity: quantity.toString() };
+  });
+
+/** A JSON number literal written from the decimal's exact digits, never through a float. */
+export const jsonNumber = (value: Decimal): string => {
+  if (!Decimal.isDecimal(value) || !value.isFinite()) {
+    throw new RangeError('an amount must be a finite decimal');
+  }
+  return value.toFixed();
+};
+
+/** A flat JSON object whose decimals are written as exact number literals. */
+export const exactJson = (
+  fields: Readonly<Record<string, string | number | boolean | Decimal | undefined>>,
+): string =>
+  `{${Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(
+      ([k, v]) =>
+        `${JSON.stringify(k)}:${Decimal.isDecimal(v) ? jsonNumber(v as Decimal) : JSON.stringify(v)}`,
+    )
+    .join(',')}}`;
+
+// ---------------------------------------------------------------- account stream
+
+/** One update of the account stream (`/accounts/stream`). */
+export type AccountEvent =
+  | { kind: 'balances'; balances: Balance[] }
+  | { kind: 'openOrders'; orders: Order[] }
+  | { kind: 'tradingHistory'; orders: Order[] }
+  | { kind: 'ordersHistory'; orders: Order[] };
+
+const ORDER_SUBTYPES: Readonly<Record<string, Exclude<AccountEvent['kind'], 'balances'>>> = {
+  open_orders: 'openOrders',
+  trading_history: 'tradingHistory',
+  orders_history: 'ordersHistory',
+  order_history: 'ordersHistory',
+};
+
+/** An account-stream message → an event; null for a kind of update the app does not use. */
+export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent | null => {
+  if (!isObject(body) || typeof body.sub_type !== 'string') {
+    throw unexpectedAnswer(where, '`sub_type` is missing');
+  }
+  const subType = snake(body.sub_type);
+  if (subType === 'balance' || subType === 'balances') {
+    return { kind: 'balances', balances: decodeBalances(body, where) };
+  }
+  const kind = ORDER_SUBTYPES[subType];
+  if (!kind) return null;
+  const page = decodeOrderPage(body, where, { page: 1, limit: 250 });
+  return { kind, orders: page.orders };
+};

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { DamagedFile, FILE_MODE, JOURNAL_FILE, SNAPSHOT_FILE, TEMPORARY_FILE } from './journal.js';
+
+/** The data folder is the sandbox's alone. */
+const FOLDER_MODE = 0o700;
+const LOCK_FILE = 'sandbox.lock';
+const SNAPSHOT_FORMAT = 'countersign-sandbox-snapshot';
+const SNAPSHOT_VERSION = 1;
+
+/** Folders this process holds the lock of. */
+const held = new Set<string>();
+
+/**
+ * Makes the data folder ready and takes it: created if missing (0700), its files 0600, leftover
+ * temporary files removed, and a lock file naming this process so that a second sandbox on the
+ * same folder refuses to start instead of writing beside the first. Returns the release.
+ */
+export function takeDataFolder(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true, mode: FOLDER_MODE });
+  chmodSync(dataDir, FOLDER_MODE);
+  const lock = join(dataDir, LOCK_FILE);
+  const key = join(dataDir);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx', FILE_MODE);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EEXIST' || attempt > 0) throw e;
+      const pid = Number(readFileSync(lock, 'utf8').trim());
+      if (held.has(key) || (pid !== process.pid && isRunning(pid))) {
+        throw new Error(
+          `another sandbox (process ${pid}) is using this data folder; stop it first, or delete ` +
+            `${LOCK_FILE} in the folder if no sandbox is running`,
+          { cause: e },
+        );
+      }
+      // Left by a sandbox that ended without releasing it (kill -9, power loss).
+      unlinkSync(lock);
+    }
+  }
+  held.add(key);
+  for (const name of readdirSync(dataDir)) {
+    if (TEMPORARY_FILE.test(name)) unlinkSync(join(dataDir, name));
+    else if (name === JOURNAL_FILE || name === SNAPSHOT_FILE)
+      chmodSync(join(dataDir, name), FILE_MODE);
+  }
+  return () => {
+    held.delete(key);
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM';
+  }
+}
+
+/** A snapshot file: a header line (format, generation, hash of the body) and the body. */
+export function encodeSnapshot(body: unknown, generation: number): string {
+  const text = JSON.stringify(body);
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const header = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, generation, sha256 };
+  return `${JSON.stringify(header)}\n${text}\n`;
+}
+
+/** The snapshot of the data folder, if any; a file that fails its checks is damaged. */
+export function readSnapshot(dataDir: string): { generation: number; body: unknown } | null {
+  const path = join(dataDir, SNAPSHOT_FILE);
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
+  const newline = text.indexOf('\n');
+  let header: { format?: unknown; version?: unknown; generation?: unknown; sha256?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, newline)) as typeof header;
+  } catch {
+    throw new DamagedFile(SNAPSHOT_FILE, 'its first line cannot be read');
+  }
+  if (header.format !== SNAPSHOT_FORMAT || header.version !== SNAPSHOT_VERSION) {
+    throw new DamagedFile(SNAPSHOT_FILE, 'it is not a snapshot this sandbox can read');
+  }
+  const bodyText = text.slice(newline + 1).replace(/\n$/, '');
+  const sha256 = createHash('sha256').update(bodyText).digest('hex');
+  if (sha256 !== header.sha256 || typeof header.generation !== 'number') {
+    throw new DamagedFile(SNAPSHOT_FILE, 'its content does not match its checksum');
+  }
+  return { generation: header.generation, body: JSON.parse(bodyText) as unknown };
+}
+
+/**
+ * Moves the journal and the snapshot aside (renamed, never deleted) so a fresh exchange can
+ * start; returns the names they now have.
+ */
+export function moveAside(dataDir: string, at: Date): string[] {
+  const stamp = at.toISOString().replace(/[:.]/g, '-');
+  const moved: string[] = [];
+  for (const name of [JOURNAL_FILE, SNAPSHOT_FILE]) {
+    const from = join(dataDir, name);
+    if (!existsSync(from)) continue;
+    const dot = name.lastIndexOf('.');
+    const kept = `${name.slice(0, dot)}-damaged-${stamp}${name.slice(dot)}`;
+    renameSync(from, join(dataDir, kept));
+    moved.push(kept);
+  }
+  return moved;
+}

@@ -1,0 +1,318 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppServices, type AppServices } from '../../../../../src-main/app';
+import { silentLogger } from '../../../../../src-main/log';
+import { MemorySecretStore } from '../../../../../src-main/wallet';
+import type {
+  EventName,
+  FundsOverview,
+  OperationProgress,
+  OperationResult,
+  PreparedOperation,
+  WalletBalance,
+} from '../../../../../src-shared/contract';
+import type { Serialized } from '../../../../../src-shared/domain/amount';
+import type { Depth, Order, OrderPage } from '../../../../../src-shared/domain';
+import { sourceSandboxCommand } from '../../../../harness/sandbox-command';
+import {
+  STRONG_PASSWORD,
+  TEST_VAULT_COST,
+  VECTOR_PHRASE,
+} from '../../../../fixtures/cardano/wallet-services';
+
+/**
+ * Every flow of the seed (section 4.4) through the same composition and dispatcher the app uses,
+ * against a real embedded sandbox process: deposit, balances before and after, a limit order that
+ * fills against the market maker, market orders with and without a slippage limit, cancel, cancel
+ * all, withdraw, order lists by status with paging, and one order with its executions.
+ */
+const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
+
+let dataDir: string;
+let services: AppServices;
+const events: Array<{ name: EventName; payload: unknown }> = [];
+
+const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
+  const result = await services.dispatch(channel, payload);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.code} ${result.error.message}`);
+  return result.value as T;
+};
+
+const refused = async (
+  channel: string,
+  payload?: unknown,
+): Promise<{ code: string; message: string }> => {
+  const result = await services.dispatch(channel, payload);
+  if (result.ok) throw new Error(`${channel} was expected to fail`);
+  return result.error;
+};
+
+/** Prepares, checks that main found no difference, and confirms: what the dialog does. */
+const run = async (
+  channel: string,
+  payload: unknown,
+  password?: string,
+): Promise<Serialized<OperationResult>> => {
+  const prepared = await call<Serialized<PreparedOperation>>(channel, payload);
+  expect(prepared.check).toEqual({ matches: true, differences: [], warnings: [] });
+  return call<Serialized<OperationResult>>('operations:confirm', {
+    operationId: prepared.operationId,
+    ...(password ? { password } : {}),
+  });
+};
+
+const free = (overview: Serialized<FundsOverview>, unit: string): number =>
+  Number(overview.exchange.find((b) => b.unit === unit)?.free ?? '0');
+
+const until = async <T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+): Promise<T> => {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+};
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'countersign-flows-'));
+  services = await createAppServices({
+    name: 'Countersign',
+    version: 'test',
+    dataDir,
+    runtime: 'harness',
+    logger: silentLogger,
+    send: (name, payload) => events.push({ name, payload }),
+    secretStore: new MemorySecretStore(),
+    vaultCost: TEST_VAULT_COST,
+    sandbox: {
+      ...sourceSandboxCommand,
+      args: [
+        ...sourceSandboxCommand.args,
+        '--confirmation-delay-ms',
+        '100',
+        '--withdrawal-delay-ms',
+        '100',
+        '--no-takers',
+      ],
+    },
+    pollEveryMs: 200,
+  });
+  await call('wallet:restore', { name: 'Main', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
+  await call('session:unlock', { password: STRONG_PASSWORD });
+  const { activeWalletId } = await call<{ activeWalletId: string }>('wallet:list');
+  await call('wallet:joinExchange', { walletId: activeWalletId, password: STRONG_PASSWORD });
+}, 60_000);
+
+afterAll(async () => {
+  await services?.dispose();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('every flow of the seed through the app', () => {
+  it('deposit: the wallet is funded on L1, coins are picked, the balance rises by exactly the amount', async () => {
+    const wallet = await call<WalletBalance>('funds:wallet');
+    expect(wallet.assets.find((a) => a.name === 'ADA')?.amount).toBe('10000');
+    const before = await call<Serialized<FundsOverview>>('funds:overview');
+    expect(free(before, 'lovelace')).toBe(0);
+
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [
+        { unit: 'lovelace', amount: '2000' },
+        { unit: USDM, amount: '2000' },
+      ],
+    });
+    expect(prepared.needsPassword).toBe(true);
+    expect(prepared.check.matches).toBe(true);
+    expect(prepared.summary.outputs.some((o) => o.party === 'exchange-deposit')).toBe(true);
+    expect((await refused('operations:confirm', { operationId: prepared.operationId })).code).toBe(
+      'WRONG_PASSWORD',
+    );
+    const done = await call<Serialized<OperationResult>>('operations:confirm', {
+      operationId: prepared.operationId,
+      password: STRONG_PASSWORD,
+    });
+    expect(done.txHash).toMatch(/^[0-9a-f]{64}$/);
+    const after = await until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => free(o, 'lovelace') === 2000 && free(o, USDM) === 2000 && o.pending.length === 0,
+      'the deposit to be credited',
+    );
+    expect(free(after, 'lovelace') - free(before, 'lovelace')).toBe(2000);
+    const steps = events
+      .filter((e) => e.name === 'operations:progress')
+      .map((e) => e.payload as OperationProgress)
+      .filter((p) => p.operationId === prepared.operationId)
+      .map((p) => p.step);
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        'building',
+        'checking',
+        'awaiting-confirmation',
+        'signing',
+        'journaled',
+        'submitting',
+        'done',
+      ]),
+    );
+  });
+
+  it('a limit buy at the best ask fills against the market maker, with its execution records', async () => {
+    const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
+    const ask = depth.asks[0];
+    expect(ask).toBeDefined();
+    const result = await run('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: '10',
+      price: ask?.price,
+    });
+    const order = await until(
+      () => call<Serialized<Order>>('orders:get', { orderId: result.order?.id }),
+      (o) => o.status === 'fully_filled',
+      'the order to fill',
+    );
+    expect(order.executions.length).toBeGreaterThan(0);
+    expect(order.executions[0]).toMatchObject({ role: 'taker', price: ask?.price });
+    expect(Number(order.executedBaseQty)).toBe(10);
+  });
+
+  it('market orders, with and without a slippage limit', async () => {
+    const sell = await run('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      type: 'market',
+      quantity: '6',
+    });
+    expect(sell.order?.type).toBe('market');
+    const buy = await run('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'market',
+      quantity: '6',
+      slippageBp: 200,
+    });
+    const filled = await until(
+      () => call<Serialized<Order>>('orders:get', { orderId: buy.order?.id }),
+      (o) => Number(o.executedBaseQty) > 0,
+      'the market buy to trade',
+    );
+    expect(filled.slippageBp).toBe(200);
+  });
+
+  it('cancel one resting order, then cancel all of the market', async () => {
+    const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
+    const low = (Number(depth.bids[0]?.price ?? '0.5') * 0.8).toFixed(4);
+    const placed: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const result = await run('trading:prepareOrder', {
+        symbol: 'ADAUSDM',
+        side: 'buy',
+        type: 'limit',
+        quantity: '20',
+        price: low,
+      });
+      placed.push(result.order?.id ?? '');
+    }
+    const open = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'open',
+      page: 1,
+      limit: 250,
+    });
+    expect(open.orders.map((o) => o.id)).toEqual(expect.arrayContaining(placed));
+
+    await run('trading:prepareCancel', { orderId: placed[0] });
+    expect((await call<Serialized<Order>>('orders:get', { orderId: placed[0] })).status).toBe(
+      'cancelled',
+    );
+
+    const all = await call<{ cancelled: string[]; failed: unknown[] }>('trading:cancelAll', {
+      symbol: 'ADAUSDM',
+    });
+    expect(all.failed).toEqual([]);
+    expect(all.cancelled).toEqual(expect.arrayContaining(placed.slice(1)));
+    const left = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'open',
+      page: 1,
+      limit: 250,
+    });
+    expect(left.orders.filter((o) => o.symbol === 'ADAUSDM')).toEqual([]);
+  });
+
+  it('order lists by every view and status, with paging', async () => {
+    const history = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'history',
+      page: 1,
+      limit: 2,
+    });
+    expect(history.totalCount).toBeGreaterThanOrEqual(5);
+    expect(history.orders).toHaveLength(2);
+    const page2 = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'history',
+      page: 2,
+      limit: 2,
+    });
+    expect(page2.orders.map((o) => o.id)).not.toEqual(history.orders.map((o) => o.id));
+    const cancelled = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'history',
+      status: 'cancelled',
+      page: 1,
+      limit: 50,
+    });
+    expect(cancelled.orders.length).toBe(3);
+    expect(cancelled.orders.every((o) => o.status === 'cancelled')).toBe(true);
+    const sells = await call<Serialized<Order>[]>('orders:all', { view: 'history', side: 'sell' });
+    expect(sells.every((o) => o.side === 'sell')).toBe(true);
+    const trades = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'trades',
+      page: 1,
+      limit: 50,
+    });
+    expect(trades.orders.every((o) => Number(o.executedBaseQty) > 0)).toBe(true);
+  });
+
+  it('withdraw: the payout reaches the wallet on L1 and leaves the pending list', async () => {
+    const before = await call<Serialized<FundsOverview>>('funds:overview');
+    const result = await run(
+      'funds:prepareWithdrawal',
+      { amounts: [{ unit: 'lovelace', amount: '10' }] },
+      STRONG_PASSWORD,
+    );
+    expect(result.txHash).toMatch(/^[0-9a-f]{64}$/);
+    const after = await until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => o.pending.length === 0,
+      'the withdrawal to land',
+    );
+    // 10 ADA out, and the 1 ADA withdrawal fee on top.
+    expect(free(before, 'lovelace') - free(after, 'lovelace')).toBeCloseTo(11, 6);
+    const wallet = await call<WalletBalance>('funds:wallet');
+    expect(wallet.utxoCount).toBeGreaterThan(0);
+  });
+
+  it('below-minimum and insufficient-balance orders are refused with figures, before anything is built', async () => {
+    const small = await refused('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: '1',
+      price: '0.5',
+    });
+    expect(small.message).toMatch(/smallest order is 5 ADA/);
+    const big = await refused('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      type: 'limit',
+      quantity: '999999',
+      price: '0.5',
+    });
+    expect(big.message).toMatch(/Not enough free ADA: 999999.00 needed/);
+  });
+});
