@@ -22,8 +22,11 @@ export interface HarnessOptions {
   port?: number;
   network?: NetworkChoice;
   logger?: Logger;
-  /** Start the embedded sandbox exchange (from source) as Electron's main would; default true. */
-  sandbox?: boolean;
+  /**
+   * Start the embedded sandbox exchange (from source) as Electron's main would (default true),
+   * or use one already running at this address (a test's own, or a proxy in front of it).
+   */
+  sandbox?: boolean | { url: string; adminToken?: string };
 }
 
 export interface Harness {
@@ -81,7 +84,9 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     network: options.network ?? { name: 'sandbox' },
     logger: options.logger ?? silentLogger,
     send,
-    ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),
+    ...(options.sandbox === false
+      ? {}
+      : { sandbox: typeof options.sandbox === 'object' ? options.sandbox : sourceSandboxCommand }),
   });
   const clientScript = await buildClientScript();
 
