@@ -41,14 +41,18 @@ const relaunchWithKeychain = (): boolean => {
       'when the harness stops, so wallets created now last for this run only).',
   );
   const script = resolve(import.meta.dirname, '../with-keychain.sh');
+  // Its own process group, so a signal reaches the keychain session and the harness inside it.
   const child = spawn(
     'bash',
     [script, process.execPath, ...process.execArgv, ...process.argv.slice(1)],
-    { stdio: 'inherit' },
+    { stdio: 'inherit', detached: true },
   );
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const forward = (signal: NodeJS.Signals) => () => {
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, signal);
+  };
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));
+  process.on('SIGHUP', forward('SIGHUP'));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   return true;
 };
