@@ -51,6 +51,9 @@ interface Prepared extends Built {
 /** The exchange's answer to a transaction it already has. */
 const ALREADY_SUBMITTED = 4302;
 
+/** Orders and cancels: the exchange's order record says whether they took effect. */
+const isTrade = (kind: OperationKind): boolean => kind === 'place-order' || kind === 'cancel-order';
+
 export interface OperationsDeps {
   network: NetworkService;
   signer: TransactionSigner;
@@ -166,7 +169,14 @@ export class OperationsService {
       );
     }
     const funds = prepared.kind === 'deposit' || prepared.kind === 'withdrawal';
-    if (funds && !prepared.offline && !request.password) {
+    if (funds && prepared.offline) {
+      this.#prepared.delete(prepared.id);
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'This wallet is watch-only: the key that moves its funds is not on this computer. Exporting the transaction to sign it on another machine is not available yet, so nothing was signed or sent. Restore the wallet from its recovery phrase here to move funds.',
+      );
+    }
+    if (funds && !request.password) {
       throw new AppError(
         ErrorCode.WrongPassword,
         'Type your spending password to sign this: it moves funds from your wallet key.',
@@ -213,11 +223,22 @@ export class OperationsService {
       expiresAt: prepared.expiresAt,
       submitStartedAt: null,
     };
-    await this.deps.journal.record(entry);
-    this.progress(prepared, 'journaled');
-    entry = await this.deps.journal.update(entry, {
-      submitStartedAt: new Date(this.#now()).toISOString(),
-    });
+    if (isTrade(prepared.kind)) {
+      // After a crash, a trade's fate is read from the exchange's order record whether or not
+      // its submit had begun, so one durable write before the submit is enough (a disk flush
+      // is most of an order's own cost).
+      entry = { ...entry, submitStartedAt: entry.signedAt };
+      await this.deps.journal.record(entry);
+      this.progress(prepared, 'journaled');
+    } else {
+      // A fund movement's L1 transaction cannot be looked up the same way: the journal must
+      // tell "never sent" from "maybe sent".
+      await this.deps.journal.record(entry);
+      this.progress(prepared, 'journaled');
+      entry = await this.deps.journal.update(entry, {
+        submitStartedAt: new Date(this.#now()).toISOString(),
+      });
+    }
     this.progress(prepared, 'submitting');
     try {
       const result = await this.#submit(prepared.connection, entry);

@@ -85,13 +85,13 @@ afterAll(async () => {
 
 describe('a crash at each step of an order', () => {
   it.each([
-    ['after the build, before signing', 'awaiting-confirmation', 0],
-    ['after signing (journaled), before the submit', 'journaled', 1],
-    ['while the submit is on the wire', 'submitting', 1],
-    ['after the submit', 'done', 1],
+    { what: 'after the build, before signing', step: 'awaiting-confirmation', placed: 0 },
+    { what: 'after signing (journaled), before the submit', step: 'journaled', placed: 1 },
+    { what: 'while the submit is on the wire', step: 'submitting', placed: 1 },
+    { what: 'after the submit', step: 'done', placed: 1 },
   ])(
-    '%s: after the restart the order is placed %i time(s)',
-    async (_what, step, placed) => {
+    '$what: after the restart the order is on the exchange $placed time(s)',
+    async ({ step, placed }) => {
       const before = open;
       const crashed = await child('order', step);
       expect(crashed.signal, crashed.stderr).toBe('SIGKILL');

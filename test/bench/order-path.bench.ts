@@ -1,0 +1,155 @@
+import { subscribe } from 'node:diagnostics_channel';
+import { open } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import type { OperationResult, PreparedOperation } from '../../src-shared/contract';
+import type { Depth } from '../../src-shared/domain';
+import type { Serialized } from '../../src-shared/domain/amount';
+import { USDM, appWorld } from '../fixtures/app/app-world';
+import { report } from './measure';
+
+/**
+ * The client's own cost per order: one limit order through the full service path the app uses
+ * (pre-trade checks, build on the server, decode and intent check, sign, journal with fsync,
+ * submit, settle), against the embedded sandbox on loopback, minus the time the app spent
+ * waiting on the exchange's HTTP answers (observed through undici's diagnostics channels, as the
+ * union of request intervals). Also: sequential orders per second through that whole path.
+ */
+const WARMUP = 10;
+const ORDERS = Number(process.env['BENCH_ORDERS'] ?? 200);
+
+// Every HTTP exchange of the app, start to last byte, in performance.now() time.
+const started = new WeakMap<object, number>();
+let intervals: Array<[number, number]> = [];
+subscribe('undici:request:create', (message) => {
+  started.set((message as { request: object }).request, performance.now());
+});
+const finished = (message: unknown): void => {
+  const { request } = message as { request: object };
+  const t0 = started.get(request);
+  if (t0 !== undefined) intervals.push([t0, performance.now()]);
+};
+subscribe('undici:request:trailers', finished);
+subscribe('undici:request:error', finished);
+
+// Every disk flush (the journal's fsyncs), timed the same way: durable writes cost what the
+// disk makes them cost, which is reported beside the processing time.
+let flushes: Array<[number, number]> = [];
+{
+  const probe = await open(import.meta.filename, 'r');
+  const handle = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  await probe.close();
+  const sync = handle.sync;
+  handle.sync = async function timedSync(this: unknown): Promise<void> {
+    const t0 = performance.now();
+    try {
+      await sync.call(this);
+    } finally {
+      flushes.push([t0, performance.now()]);
+    }
+  };
+}
+
+/** Time covered by at least one of `spans` between `from` and `to`. */
+const covered = (spans: Array<[number, number]>, from: number, to: number): number => {
+  const inside = spans
+    .map(([a, b]): [number, number] => [Math.max(a, from), Math.min(b, to)])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of inside) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+};
+
+const quantile = (values: number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
+};
+
+const world = await appWorld({
+  sandboxArgs: ['--no-takers', '--no-rate-limit', '--confirmation-delay-ms', '0'],
+  // Background refreshes would overlap the orders; the path measured here needs none.
+  pollEveryMs: 600_000,
+});
+try {
+  const { call } = world;
+  await world.joinAsVectorWallet();
+  await world.deposit([
+    { unit: 'lovelace', amount: '10' },
+    { unit: USDM, amount: '5000' },
+  ]);
+  const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
+  const price = (Number(depth.bids[0]?.price ?? '0.5') * 0.7).toFixed(4);
+
+  const placeOne = async (): Promise<{ total: number; client: number; flush: number }> => {
+    intervals = [];
+    flushes = [];
+    const t0 = performance.now();
+    const prepared = await call<Serialized<PreparedOperation>>('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: '10',
+      price,
+    });
+    const done = await call<Serialized<OperationResult>>('operations:confirm', {
+      operationId: prepared.operationId,
+    });
+    const t1 = performance.now();
+    if (!done.order) throw new Error('the order was not placed');
+    const flush = covered(flushes, t0, t1);
+    return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), flush };
+  };
+
+  for (let i = 0; i < WARMUP; i++) await placeOne();
+  const totals: number[] = [];
+  const clients: number[] = [];
+  const processing: number[] = [];
+  const flushed: number[] = [];
+  const start = performance.now();
+  let paused = 0;
+  for (let i = 0; i < ORDERS; i++) {
+    if ((i + WARMUP) % 90 === 0) {
+      // The exchange allows 100 open orders per account: clear them, off the clock.
+      const t0 = performance.now();
+      await call('trading:cancelAll', { symbol: 'ADAUSDM' });
+      paused += performance.now() - t0;
+    }
+    const { total, client, flush } = await placeOne();
+    totals.push(total);
+    clients.push(client);
+    processing.push(client - flush);
+    flushed.push(flush);
+  }
+  const elapsed = performance.now() - start - paused;
+  const round = (value: number): number => Number(value.toFixed(3));
+  report('order-path: client cost per order (build, check, sign, journal, submit; minus server)', {
+    unit: 'ms',
+    median: round(quantile(clients, 0.5)),
+    p99: round(quantile(clients, 0.99)),
+    target_median: 1,
+    orders: ORDERS,
+  });
+  report("order-path: of which processing (client cost minus the journal's disk flushes)", {
+    unit: 'ms',
+    median: round(quantile(processing, 0.5)),
+    p99: round(quantile(processing, 0.99)),
+  });
+  report("order-path: of which the journal's disk flushes (fsync before submit)", {
+    unit: 'ms',
+    median: round(quantile(flushed, 0.5)),
+    p99: round(quantile(flushed, 0.99)),
+  });
+  report('order-path: sequential orders through the full service path', {
+    unit: 'orders/s',
+    value: Math.round((ORDERS / elapsed) * 1000),
+    total_median_ms: round(quantile(totals, 0.5)),
+    total_p99_ms: round(quantile(totals, 0.99)),
+  });
+} finally {
+  await world.dispose();
+}
