@@ -48,6 +48,7 @@ describe('the app frame', () => {
     const bar = await screen.findByRole('contentinfo', { name: 'Status' });
     await fireEvent.click(await within(bar).findByRole('button', { name: 'Unlock' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unlock Main' });
+    expect(dialog.textContent).toContain('when you are away (15 min), or when');
     const field = within(dialog).getByLabelText('Spending password');
     await fireEvent.input(field, { target: { value: 'wrong' } });
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Unlock' }));
