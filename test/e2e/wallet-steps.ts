@@ -45,14 +45,17 @@ export const createWalletFromUi = async (
   await snap('onboarding-create');
   await page.getByRole('button', { name: 'Create wallet' }).click();
 
+  // Making the keys takes a few seconds of scrypt, more on a busy machine.
   const words = page.getByRole('list', { name: 'Recovery phrase' }).locator('.word');
-  await expect(words).toHaveCount(24);
+  await expect(words).toHaveCount(24, { timeout: 30_000 });
   const phrase = await words.allTextContents();
   await snap('onboarding-phrase');
   await page.getByLabel(/I have written down all 24 words/).check();
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  await expect(page.getByRole('heading', { level: 1, name: 'Check your copy' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Check your copy' })).toBeVisible({
+    timeout: 15_000,
+  });
   const fields = page.getByLabel(/^Word \d+$/);
   const count = await fields.count();
   for (let i = 0; i < count; i += 1) {
@@ -66,6 +69,6 @@ export const createWalletFromUi = async (
   await snap('onboarding-check');
   await page.getByRole('button', { name: 'Confirm and save' }).click();
   await expect(page.getByRole('heading', { level: 1, name: /is ready/ })).toBeVisible({
-    timeout: 20_000,
+    timeout: 45_000,
   });
 };
