@@ -1,19 +1,42 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
+import { build as esbuild } from 'esbuild';
 import { resolve } from 'node:path';
 
 const root = import.meta.dirname;
 
+/**
+ * The embedded exchange, run by main as a separate Node process (ELECTRON_RUN_AS_NODE), ships as
+ * one file with its libraries: loading them from node_modules made its start twice as slow
+ * (test/bench/sandbox-startup.bench.ts).
+ */
+const sandboxBundle = () => ({
+  name: 'countersign-sandbox-bundle',
+  apply: 'build' as const,
+  async closeBundle() {
+    await esbuild({
+      entryPoints: [resolve(root, 'src-sandbox/cli.ts')],
+      outfile: resolve(root, 'out/main/sandbox.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Some @cardano-sdk dependencies are CommonJS and call require().
+      banner: {
+        js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+      logLevel: 'error',
+    });
+  },
+});
+
 export default defineConfig({
   main: {
+    plugins: [sandboxBundle()],
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: {
-          index: resolve(root, 'src-main/index.ts'),
-          // The embedded exchange: run by main as a separate Node process (ELECTRON_RUN_AS_NODE).
-          sandbox: resolve(root, 'src-sandbox/cli.ts'),
-        },
+        input: { index: resolve(root, 'src-main/index.ts') },
       },
     },
   },

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from './index.js';
 
 /**
- * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-takers]
+ * `sandbox --port 0 --data-dir DIR [--seed N] [--no-market-maker] [--no-takers] [--no-history]
  * [--no-rate-limit] [--exit-with-parent]`: prints
  * `{"url": "http://127.0.0.1:PORT", "adminToken": "<64 hex>"}` (and `"notice"` when its data
  * was damaged and a fresh exchange started) as its first stdout line; SIGTERM or SIGINT stop it
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       'withdrawal-delay-ms': { type: 'string' },
       'no-market-maker': { type: 'boolean', default: false },
       'no-takers': { type: 'boolean', default: false },
+      'no-history': { type: 'boolean', default: false },
       'no-rate-limit': { type: 'boolean', default: false },
       'exit-with-parent': { type: 'boolean', default: false },
     },
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     withdrawalDelayMs: number(values['withdrawal-delay-ms']),
     marketMaker: !values['no-market-maker'],
     takers: !values['no-takers'],
+    history: !values['no-history'],
     ...(values['no-rate-limit'] ? { rateLimit: false as const } : {}),
   });
   process.stdout.write(

@@ -12,7 +12,14 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { DamagedFile, FILE_MODE, JOURNAL_FILE, SNAPSHOT_FILE, TEMPORARY_FILE } from './journal.js';
+import {
+  ARCHIVE_FILE,
+  DamagedFile,
+  FILE_MODE,
+  JOURNAL_FILE,
+  SNAPSHOT_FILE,
+  TEMPORARY_FILE,
+} from './journal.js';
 
 /** The data folder is the sandbox's alone. */
 const FOLDER_MODE = 0o700;
@@ -56,7 +63,7 @@ export function takeDataFolder(dataDir: string): () => void {
   held.add(key);
   for (const name of readdirSync(dataDir)) {
     if (TEMPORARY_FILE.test(name)) unlinkSync(join(dataDir, name));
-    else if (name === JOURNAL_FILE || name === SNAPSHOT_FILE)
+    else if (name === JOURNAL_FILE || name === SNAPSHOT_FILE || ARCHIVE_FILE.test(name))
       chmodSync(join(dataDir, name), FILE_MODE);
   }
   return () => {
@@ -111,13 +118,14 @@ export function readSnapshot(dataDir: string): { generation: number; body: unkno
 }
 
 /**
- * Moves the journal and the snapshot aside (renamed, never deleted) so a fresh exchange can
- * start; returns the names they now have.
+ * Moves the journal, the snapshot and the order archive aside (renamed, never deleted) so a
+ * fresh exchange can start; returns the names they now have.
  */
 export function moveAside(dataDir: string, at: Date): string[] {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
   const moved: string[] = [];
-  for (const name of [JOURNAL_FILE, SNAPSHOT_FILE]) {
+  const archives = readdirSync(dataDir).filter((name) => ARCHIVE_FILE.test(name));
+  for (const name of [JOURNAL_FILE, SNAPSHOT_FILE, ...archives]) {
     const from = join(dataDir, name);
     if (!existsSync(from)) continue;
     const dot = name.lastIndexOf('.');

@@ -73,6 +73,7 @@ const MAX_TRADES_KEPT = 200_000;
 
 /** The engine in a snapshot: compact rows, ids of this data folder as counters. */
 export interface EngineSnapshot {
+  placed: number;
   /** `[account id, [[unit, free, locked]…]]`; open order counts follow from resting orders. */
   accounts: [number | string, [string, Big, Big][]][];
   /** Every order kept, in the order they were placed (which is also time priority). */
@@ -93,6 +94,8 @@ export class MatchingEngine {
   /** Commissions collected by the exchange, by unit. */
   readonly fees = new Map<string, bigint>();
   private readonly markets = new Map<string, MarketState>();
+  /** Orders taken so far: the next order's `seq`. */
+  private placed = 0;
 
   constructor(private readonly nextId: IdSource) {
     for (const market of MARKETS) {
@@ -132,6 +135,11 @@ export class MatchingEngine {
 
   trades(symbol: string): readonly Trade[] {
     return this.state(symbol).trades;
+  }
+
+  /** Puts trades of the past (a new exchange's history) on the tape, before any of its own. */
+  addHistory(symbol: string, trades: readonly Trade[]): void {
+    this.state(symbol).trades.unshift(...trades);
   }
 
   lastPrice(symbol: string): bigint | undefined {
@@ -217,6 +225,7 @@ export class MatchingEngine {
       createdAt: p.at,
       updatedAt: p.at,
       executions: [],
+      seq: this.placed++,
     };
     this.orders.set(order.id, order);
     const opposite = p.side === 'buy' ? s.book.asks : s.book.bids;
@@ -261,10 +270,12 @@ export class MatchingEngine {
     return order;
   }
 
+  /** The engine as plain data (orders in the order they were placed). */
   snapshot(ids: IdSequence): EngineSnapshot {
     const orders: unknown[][] = [];
     for (const o of this.orders.values()) orders.push(orderRow(o, ids));
     return {
+      placed: this.placed,
       accounts: [...this.accounts.values()].map((a) => [
         ids.compact(a.id),
         [...a.balances].map(([unit, b]) => [unit, big(b.free), big(b.locked)]),
@@ -285,6 +296,7 @@ export class MatchingEngine {
 
   /** Loads a snapshot into this fresh engine: balances, orders, books (time priority kept), tape. */
   restore(s: EngineSnapshot, ids: IdSequence): void {
+    this.placed = int(s.placed);
     for (const row of list(s.accounts)) {
       const [id, balances] = list(row);
       const account = this.openAccount(ids.expand(id as number | string));
@@ -446,7 +458,7 @@ export class MatchingEngine {
 }
 
 /** An order as a snapshot row (see `orderFromRow`); executions as rows inside it. */
-function orderRow(o: Order, ids: IdSequence): unknown[] {
+export function orderRow(o: Order, ids: IdSequence): unknown[] {
   return [
     ids.compact(o.id),
     ids.compact(o.accountId),
@@ -481,10 +493,11 @@ function orderRow(o: Order, ids: IdSequence): unknown[] {
       e.role === 'taker' ? 1 : 0,
       e.at,
     ]),
+    o.seq,
   ];
 }
 
-function orderFromRow(r: unknown[], ids: IdSequence): Order {
+export function orderFromRow(r: unknown[], ids: IdSequence): Order {
   const market = MARKETS[int(r[2])];
   const status = ORDER_STATUSES[int(r[5])];
   if (!market || !status) throw new SnapshotError('an order of an unknown market or status');
@@ -534,5 +547,6 @@ function orderFromRow(r: unknown[], ids: IdSequence): Order {
     createdAt: int(r[21]),
     updatedAt: int(r[22]),
     executions,
+    seq: int(r[24]),
   };
 }

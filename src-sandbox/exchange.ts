@@ -19,6 +19,7 @@ import { fromAmountRecord, type JournalEntry, type OrderRequest } from './journa
 import { L1Ledger, utxoId, type L1Snapshot, type L1Utxo } from './l1-ledger.js';
 import { MARKET_MAKER_ACCOUNT, MarketMaker, type MarketMakerSnapshot } from './market-maker.js';
 import { isOpen, type Order } from './orders.js';
+import { OrderArchive } from './order-archive.js';
 import { PendingBuilds, type PendingKind, type PendingSnapshot } from './pending-builds.js';
 import { amountMap, amountRows, list, str, type AmountRows } from './snapshot-codec.js';
 import { TAKERS_ACCOUNT, Takers } from './takers.js';
@@ -46,6 +47,14 @@ export const DEFAULT_RULES: ExchangeRules = {
 
 /** Minimum order size in lovelace (5 ADA equivalent). */
 export const MIN_ORDER_LOVELACE = 5_000_000n;
+
+/** What lists of orders filter on, and the order itself when needed. */
+export interface OrderSummary {
+  readonly open: boolean;
+  readonly traded: boolean;
+  readonly market: Market;
+  read(): Order;
+}
 
 /** Most the faucet pays one address in all, per asset, in human units. */
 export const FAUCET_LIMIT = 1_000_000n;
@@ -100,7 +109,10 @@ export class Exchange {
   /** L1 fees paid by deposits and withdrawals, gone from every balance. */
   readonly burned = new Map<string, bigint>();
   readonly pending = new PendingBuilds();
+  /** Every account's orders not archived, in the order they were placed (`seq`). */
   private readonly ordersByAccount = new Map<string, Order[]>();
+  /** Closed orders of traders, moved out of memory's objects when a snapshot is written. */
+  readonly archive: OrderArchive;
   readonly funds: Funds;
   tradingLocked = false;
 
@@ -110,6 +122,7 @@ export class Exchange {
     seed: number,
   ) {
     this.engine = new MatchingEngine(() => this.ids.uuid());
+    this.archive = new OrderArchive(ids);
     this.funds = new Funds({
       engine: this.engine,
       l1: this.l1,
@@ -200,16 +213,58 @@ export class Exchange {
   }
 
   order(accountId: string, orderId: string): Order {
-    const order = this.engine.orders.get(orderId);
+    const order = this.findOrder(orderId);
     if (!order || order.accountId !== accountId) {
       throw new SandboxError(ErrorCode.orderNotFound, 'order not found');
     }
     return order;
   }
 
-  /** The account's orders, oldest first. */
-  ordersOf(accountId: string): readonly Order[] {
-    return this.ordersByAccount.get(accountId) ?? [];
+  /** Any order by id, archived ones read back. */
+  findOrder(orderId: string): Order | undefined {
+    return this.engine.orders.get(orderId) ?? this.archive.get(orderId);
+  }
+
+  /** The account's open orders, oldest first (open orders are never archived). */
+  openOrdersOf(accountId: string): Order[] {
+    return (this.ordersByAccount.get(accountId) ?? []).filter(isOpen);
+  }
+
+  /** The account's orders, oldest first, archived ones read back (every one: for tests). */
+  ordersOf(accountId: string): Order[] {
+    return [...this.newestFirst(accountId)].reverse().map((o) => o.read());
+  }
+
+  /**
+   * The account's orders newest first, each as what a list filters on (open, traded, market)
+   * and a way to read it whole: a page of history reads only its own archived orders.
+   */
+  *newestFirst(accountId: string): Generator<OrderSummary> {
+    const hot = this.ordersByAccount.get(accountId) ?? [];
+    const archived = this.archive.of(accountId);
+    let h = hot.length - 1;
+    let a = archived.length - 1;
+    while (h >= 0 || a >= 0) {
+      const order = hot[h];
+      const entry = archived[a];
+      if (order && (!entry || order.seq > entry.seq)) {
+        h--;
+        yield {
+          open: isOpen(order),
+          traded: order.executions.length > 0,
+          market: order.market,
+          read: () => order,
+        };
+      } else if (entry) {
+        a--;
+        yield {
+          open: false,
+          traded: entry.traded,
+          market: entry.market,
+          read: () => this.archive.read(entry.line),
+        };
+      }
+    }
   }
 
   /** Market price in ticks: the last trade, else the market maker's reference, else the start. */
@@ -512,7 +567,7 @@ export class Exchange {
     const order =
       orderId === undefined
         ? undefined
-        : { id: orderId, submitted: this.engine.orders.get(orderId)?.accountId === accountId };
+        : { id: orderId, submitted: this.findOrder(orderId)?.accountId === accountId };
     return { signer: this.pending.find(kind, accountId, txId, at, order).signer };
   }
 
@@ -581,7 +636,30 @@ export class Exchange {
 
   // ---- snapshots ----
 
-  /** The whole state as plain data (see `restore`). */
+  /**
+   * Moves the closed orders of traders into the archive: they never change again, so they are
+   * written once (the lines returned, for the archive file) instead of in every snapshot.
+   */
+  archiveClosed(): string {
+    let lines = '';
+    const touched = new Set<string>();
+    for (const order of this.engine.orders.values()) {
+      if (isOpen(order) || !this.accounts.has(order.accountId)) continue;
+      lines += this.archive.add(order);
+      this.engine.orders.delete(order.id);
+      touched.add(order.accountId);
+    }
+    for (const accountId of touched) {
+      const orders = this.ordersByAccount.get(accountId) ?? [];
+      this.ordersByAccount.set(
+        accountId,
+        orders.filter((o) => !this.archive.has(o.id)),
+      );
+    }
+    return lines;
+  }
+
+  /** The whole state as plain data, archived orders left out (see `restore`). */
   snapshot(): ExchangeSnapshot {
     return {
       accounts: [...this.accounts.values()].map((a) => ({

@@ -37,6 +37,11 @@ export interface SandboxOptions {
   marketMaker?: boolean;
   /** Let simulated takers trade now and then. Default true. */
   takers?: boolean;
+  /**
+   * A new data folder starts with a day of past trades on its tape (chart, recent trades, 24 h
+   * figures). Default true; tests that count trades turn it off.
+   */
+  history?: boolean;
   /** Milliseconds between market ticks (maker requotes, takers' chances). Default 2000. */
   marketMakerIntervalMs?: number;
   /** Requests per window per API key; false turns it off. Default 6000 per 60 s. */
@@ -77,6 +82,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     seed,
     options.rules ?? {},
     options.compaction,
+    options.history ?? true,
   );
   let closing = false;
   const failures: InjectedFailures = { code: 5000, remaining: 0 };

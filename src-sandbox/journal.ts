@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalEntry } from './journal-entries.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 export const SNAPSHOT_FILE = 'snapshot.json';
+/** The order archive of one history (a reset starts another): `orders-<16 hex>.ndjson`. */
+export const ARCHIVE_FILE = /^orders-[0-9a-f]{16}\.ndjson$/;
 /** Data files are the sandbox's alone: read and write for its user only. */
 export const FILE_MODE = 0o600;
 
@@ -90,16 +92,26 @@ type QueuedWrite = {
 interface Compaction {
   readonly snapshot: string;
   readonly header: JournalHeader;
-  readonly required: boolean;
+  readonly archive: ArchiveWrite;
+}
+
+/** What a compaction adds to the order archive: lines appended, or a new archive begun. */
+export interface ArchiveWrite {
+  readonly name: string;
+  readonly lines: string;
+  /** A new history (the first one, or after a reset): the other archives go once it is in use. */
+  readonly fresh: boolean;
 }
 
 /**
- * The journal and the snapshot it continues, written by one queue: every change to the data
- * folder's files happens in order, one at a time. `append` queues a line and resolves once it is
- * on disk (written and fdatasync'ed); concurrent appends share one sync. `compact` writes a new
- * snapshot and starts the journal afresh after it, each file atomically (temporary file with a
- * random name, sync, rename, sync the folder), so a crash at any point leaves a snapshot and a
- * journal that together hold every acknowledged change.
+ * The journal, the snapshot it continues and the order archive, written by one queue: every
+ * change to the data folder's files happens in order, one at a time. `append` queues a line and
+ * resolves once it is on disk (written and fdatasync'ed); concurrent appends share one sync.
+ * `compact` appends newly closed orders to the archive, writes a new snapshot and starts the
+ * journal afresh, the last two atomically (temporary file with a random name, sync, rename, sync
+ * the folder), so a crash at any point leaves files that together hold every acknowledged
+ * change (an archive longer than its snapshot says is cut back on start). A failed write breaks
+ * the journal: every later change is refused until a restart reads the files again.
  */
 export class Journal {
   private queue: QueuedWrite[] = [];
@@ -138,10 +150,10 @@ export class Journal {
    * After everything queued before: replaces the snapshot with `snapshot` (the state with every
    * entry queued so far applied) and starts the journal afresh with `header`.
    */
-  compact(snapshot: string, header: JournalHeader, required: boolean): Promise<void> {
+  compact(snapshot: string, header: JournalHeader, archive: ArchiveWrite): Promise<void> {
     this.tailEntries = 0;
     this.tailBytes = 0;
-    return this.enqueue({ snapshot, header, required });
+    return this.enqueue({ snapshot, header, archive });
   }
 
   /** Resolves once everything queued so far is on disk (not what is queued later). */
@@ -189,24 +201,26 @@ export class Journal {
     }
   }
 
-  private async swap({ snapshot, header, required }: Compaction): Promise<void> {
+  private async swap({ snapshot, header, archive }: Compaction): Promise<void> {
+    const archivePath = join(this.dataDir, archive.name);
+    const orders = await open(archivePath, archive.fresh ? 'w' : 'a', FILE_MODE);
     try {
-      await writeAtomically(this.dataDir, SNAPSHOT_FILE, snapshot);
-    } catch (e) {
-      if (required) throw e;
-      // Nothing changed on disk: the old snapshot and this journal still hold everything, and
-      // the journal goes on growing until the next compaction.
-      process.stderr.write(`sandbox: a snapshot could not be written (${errorCode(e)})\n`);
-      return;
+      if (archive.lines) await orders.write(archive.lines);
+      await orders.datasync();
+    } finally {
+      await orders.close();
     }
+    if (archive.fresh) await syncFolder(this.dataDir);
+    await writeAtomically(this.dataDir, SNAPSHOT_FILE, snapshot);
     // From here on the journal must start afresh: appending to the old one would add entries
-    // a restart ignores (its generation is older than the snapshot's), so a failure breaks it.
+    // a restart ignores (its generation is older than the snapshot's).
     await this.file.close();
     try {
       await writeAtomically(this.dataDir, JOURNAL_FILE, JSON.stringify(header) + '\n');
     } finally {
       this.file = await open(join(this.dataDir, JOURNAL_FILE), 'a', FILE_MODE);
     }
+    if (archive.fresh) await removeArchivesBut(this.dataDir, archive.name);
   }
 
   async close(): Promise<void> {
@@ -236,9 +250,11 @@ export async function writeAtomically(dir: string, name: string, content: string
   await syncFolder(dir);
 }
 
-function errorCode(e: unknown): string {
-  const code = (e as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'error';
+/** Removes the order archives of other histories (a reset's, or a crashed compaction's). */
+export async function removeArchivesBut(dataDir: string, keep: string | undefined): Promise<void> {
+  for (const name of await readdir(dataDir)) {
+    if (ARCHIVE_FILE.test(name) && name !== keep) await unlink(join(dataDir, name));
+  }
 }
 
 async function syncFolder(dir: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { fromUnits, type Market } from './assets.js';
-import type { Exchange } from './exchange.js';
-import { isOpen, type Order } from './orders.js';
+import type { Exchange, OrderSummary } from './exchange.js';
+import type { Order } from './orders.js';
 import { executionRecord, orderRecord } from './records.js';
 
 /** Prices on the wire: numbers of quote per base (the real service's market data). */
@@ -38,12 +38,12 @@ export function recentTrades(exchange: Exchange, market: Market, limit: number) 
 }
 
 /** Status filters of the order-record list: the seed's `open` and the real service's. */
-export const STATUS_FILTERS: ReadonlyMap<string, (o: Order) => boolean> = new Map([
-  ['open', isOpen],
-  ['openOrder', isOpen],
-  ['orderHistory', (o: Order) => !isOpen(o)],
-  ['closed', (o: Order) => !isOpen(o)],
-  ['tradingHistory', (o: Order) => o.executions.length > 0],
+export const STATUS_FILTERS: ReadonlyMap<string, (o: OrderSummary) => boolean> = new Map([
+  ['open', (o: OrderSummary) => o.open],
+  ['openOrder', (o: OrderSummary) => o.open],
+  ['orderHistory', (o: OrderSummary) => !o.open],
+  ['closed', (o: OrderSummary) => !o.open],
+  ['tradingHistory', (o: OrderSummary) => o.traded],
 ]);
 
 /**
@@ -55,20 +55,17 @@ export function orderPage(
   exchange: Exchange,
   accountId: string,
   status: string,
-  filter: (o: Order) => boolean,
+  filter: (o: OrderSummary) => boolean,
   page: number,
   limit: number,
   symbol?: string,
 ) {
-  const all = exchange.ordersOf(accountId);
   const first = (page - 1) * limit;
   const slice: Order[] = [];
   let count = 0;
-  // Orders are kept in the order they were placed: newest first is the list read backwards.
-  for (let i = all.length - 1; i >= 0; i--) {
-    const o = all[i] as Order;
+  for (const o of exchange.newestFirst(accountId)) {
     if (!filter(o) || (symbol !== undefined && o.market.symbol !== symbol)) continue;
-    if (count >= first && slice.length < limit) slice.push(o);
+    if (count >= first && slice.length < limit) slice.push(o.read());
     count++;
   }
   return {

@@ -55,6 +55,8 @@ export interface Order {
   readonly createdAt: number;
   updatedAt: number;
   readonly executions: Execution[];
+  /** Its place among every order the engine took: later orders have larger numbers. */
+  readonly seq: number;
 }
 
 export function isOpen(order: Order): boolean {

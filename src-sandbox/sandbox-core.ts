@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeSnapshot, moveAside, readSnapshot, takeDataFolder } from './data-folder.js';
 import { DEFAULT_RULES, Exchange, type ExchangeRules, type ExchangeSnapshot } from './exchange.js';
 import { IdSequence } from './ids.js';
@@ -9,20 +11,37 @@ import {
   Journal,
   SNAPSHOT_FILE,
   readJournal,
+  removeArchivesBut,
   type JournalHeader,
   type JournalLine,
 } from './journal.js';
-import { int } from './snapshot-codec.js';
+import { fillPastDay } from './market-history.js';
+import { int, str } from './snapshot-codec.js';
 
-type Genesis = Extract<JournalEntry, { t: 'genesis' }> & { rules: ExchangeRules };
+/** `history`: a day of past trades on a new exchange's tape (see market-history.ts). */
+type Genesis = Extract<JournalEntry, { t: 'genesis' }> & {
+  rules: ExchangeRules;
+  history?: boolean;
+};
 
-/** What a snapshot holds: everything needed to go on as if the journal had been replayed. */
+/**
+ * What a snapshot holds: everything needed to go on as if the journal had been replayed, but
+ * the closed orders of traders, which are in the order archive (its first `bytes`).
+ */
 interface SnapshotBody {
   genesis: Genesis;
   counter: number;
   lastAt: number;
   exchange: ExchangeSnapshot;
+  archive: Archive | null;
 }
+
+interface Archive {
+  epoch: string;
+  bytes: number;
+}
+
+const archiveName = (epoch: string) => `orders-${epoch}.ndjson`;
 
 /** When the journal since the last snapshot is this long, a new snapshot replaces it. */
 export interface CompactionPolicy {
@@ -53,8 +72,11 @@ export class SandboxCore {
   onChange: (() => void) | undefined;
   private lastAt = 0;
   private generation = 0;
+  /** The order archive the last snapshot points to (none before the first, or after a reset). */
+  private archive: Archive | null = null;
 
   private constructor(
+    private readonly dataDir: string,
     private readonly journal: Journal,
     private readonly genesis: Genesis,
     private readonly ids: IdSequence,
@@ -69,15 +91,16 @@ export class SandboxCore {
     seed: number,
     rules: Partial<ExchangeRules>,
     compaction: CompactionPolicy = DEFAULT_COMPACTION,
+    history = false,
   ): Promise<SandboxCore> {
     const release = takeDataFolder(dataDir);
     try {
       try {
-        return await SandboxCore.load(dataDir, seed, rules, compaction, release);
+        return await SandboxCore.load(dataDir, seed, rules, compaction, release, history);
       } catch (e) {
         if (!(e instanceof DamagedFile)) throw e;
         const kept = moveAside(dataDir, new Date());
-        const core = await SandboxCore.load(dataDir, seed, rules, compaction, release);
+        const core = await SandboxCore.load(dataDir, seed, rules, compaction, release, history);
         core.notice =
           `The practice exchange's saved data could not be read (${e.file}: ${e.detail}), so a ` +
           'fresh practice exchange was started: earlier practice accounts, balances and orders ' +
@@ -96,6 +119,7 @@ export class SandboxCore {
     rules: Partial<ExchangeRules>,
     compaction: CompactionPolicy,
     release: () => void,
+    history: boolean,
   ): Promise<SandboxCore> {
     const snapshot = readSnapshot(dataDir);
     const lines = readJournal(dataDir);
@@ -135,12 +159,13 @@ export class SandboxCore {
         salt: randomBytes(16).toString('hex'),
         seed,
         rules: { ...DEFAULT_RULES, ...rules },
+        ...(history ? { history: true } : {}),
       };
     }
 
     const journal = await Journal.open(dataDir);
     const ids = new IdSequence(genesis.salt);
-    const core = new SandboxCore(journal, genesis, ids, release, compaction);
+    const core = new SandboxCore(dataDir, journal, genesis, ids, release, compaction);
     try {
       if (body) {
         try {
@@ -148,10 +173,18 @@ export class SandboxCore {
           core.lastAt = int(body.lastAt);
           core.exchange.restore(body.exchange);
           core.generation = snapshot?.generation ?? 0;
+          core.archive =
+            body.archive === null
+              ? null
+              : { epoch: str(body.archive.epoch), bytes: int(body.archive.bytes) };
         } catch {
           throw new DamagedFile(SNAPSHOT_FILE, 'its content is not a state this sandbox wrote');
         }
       }
+      // A snapshot has the tape; otherwise the state starts at genesis, with its past day.
+      if (!body && genesis.history) fillPastDay(core.exchange.engine, genesis.at, genesis.seed);
+      core.loadArchive();
+      await removeArchivesBut(dataDir, core.archive ? archiveName(core.archive.epoch) : undefined);
       let legacyKeys = false;
       replay.forEach((line, i) => {
         if (line.t === 'genesis' || line.t === 'snapshot') {
@@ -174,7 +207,7 @@ export class SandboxCore {
       } else if (stale || legacyKeys || journal.tailEntries >= compaction.entries) {
         // Journals of earlier versions hold API keys in plain text: a snapshot keeps only
         // their hashes, and the old journal is replaced.
-        await core.compact(true);
+        await core.compact();
       }
       return core;
     } catch (e) {
@@ -202,7 +235,9 @@ export class SandboxCore {
       this.applyEntry(entry);
       this.lastActivityAt = entry.at;
       this.onChange?.();
-      await this.compact(true);
+      // The old history goes with everything else: the next snapshot begins a new archive.
+      this.archive = null;
+      await this.compact();
       return undefined as T;
     }
     const result = this.applyEntry(entry) as T;
@@ -220,21 +255,52 @@ export class SandboxCore {
   }
 
   /**
-   * Writes the state as it is now (every entry applied so far) as a new snapshot, after the
-   * journal lines queued before it, and starts the journal afresh. A `required` one (a reset,
-   * dropping plain-text keys) breaks the journal if it fails; another just leaves the journal
-   * growing until the next one.
+   * Writes the state as it is now (every entry applied so far) after the journal lines queued
+   * before it: newly closed orders to the archive, the rest as a new snapshot, and starts the
+   * journal afresh.
    */
-  compact(required = false): Promise<void> {
+  compact(): Promise<void> {
     this.generation++;
+    const lines = this.exchange.archiveClosed();
+    const fresh = this.archive === null;
+    const archive: Archive = {
+      epoch: this.archive?.epoch ?? randomBytes(8).toString('hex'),
+      bytes: (this.archive?.bytes ?? 0) + Buffer.byteLength(lines),
+    };
+    this.archive = archive;
     const body: SnapshotBody = {
       genesis: this.genesis,
       counter: this.ids.counter,
       lastAt: this.lastAt,
       exchange: this.exchange.snapshot(),
+      archive,
     };
     const header: JournalHeader = { t: 'snapshot', generation: this.generation, at: this.lastAt };
-    return this.journal.compact(encodeSnapshot(body, this.generation), header, required);
+    return this.journal.compact(encodeSnapshot(body, this.generation), header, {
+      name: archiveName(archive.epoch),
+      lines,
+      fresh,
+    });
+  }
+
+  /**
+   * Reads the order archive the snapshot points to: at least as long as the snapshot says (lines
+   * past that come from a compaction that did not finish, and the journal has them).
+   */
+  private loadArchive(): void {
+    if (!this.archive) return;
+    const name = archiveName(this.archive.epoch);
+    const path = join(this.dataDir, name);
+    const size = existsSync(path) ? statSync(path).size : -1;
+    if (size < this.archive.bytes) {
+      throw new DamagedFile(name, 'it is shorter than the snapshot says');
+    }
+    if (size > this.archive.bytes) truncateSync(path, this.archive.bytes);
+    try {
+      this.exchange.archive.load(readFileSync(path, 'utf8'));
+    } catch {
+      throw new DamagedFile(name, 'its content is not what this sandbox wrote');
+    }
   }
 
   /** Resolves once every state already applied is on disk (reads wait for it). */
@@ -259,6 +325,7 @@ export class SandboxCore {
     if (entry.t === 'reset') {
       if (entry.counter !== undefined) this.ids.counter = entry.counter;
       this.exchange = new Exchange(this.genesis.rules, this.ids, this.genesis.seed);
+      if (this.genesis.history) fillPastDay(this.exchange.engine, entry.at, this.genesis.seed);
       return undefined;
     }
     return this.exchange.apply(entry);

@@ -10,7 +10,6 @@ import {
   orderPage,
   recentTrades,
 } from '../market-data.js';
-import { isOpen } from '../orders.js';
 import { balanceEntries, orderRecord } from '../records.js';
 import type { SandboxCore } from '../sandbox-core.js';
 import { refusal, type Guard } from './guard.js';
@@ -217,7 +216,7 @@ function route(core: SandboxCore, url: URL): Subscription['render'] {
       // A reset ends every account: its stream ends with it.
       if (core.exchange !== exchange || !exchange.accounts.has(account.id)) return null;
       const x = core.current();
-      const open = x.ordersOf(account.id).filter(isOpen).reverse();
+      const open = x.openOrdersOf(account.id).reverse();
       const message = (subType: string, body: object) =>
         JSON.stringify({ type: 'Account', sub_type: subType, ...body });
       return new Map([

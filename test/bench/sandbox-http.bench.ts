@@ -35,7 +35,7 @@ const child = spawn(
 const firstLine = await new Promise<string>((resolve) =>
   createInterface({ input: child.stdout }).once('line', resolve),
 );
-const url = (JSON.parse(firstLine) as { url: string }).url;
+const { url, adminToken } = JSON.parse(firstLine) as { url: string; adminToken: string };
 
 const pool = new Pool(url, { connections: CLIENTS * 2 });
 
@@ -48,7 +48,12 @@ async function post<T>(
   const response = await pool.request({
     path,
     method,
-    headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { 'x-api-key': key } : {}),
+      // The sandbox-only routes need the per-run admin token it printed.
+      ...(path.startsWith('/sandbox/') ? { 'x-sandbox-token': adminToken } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.statusCode, body: (await response.body.json()) as T };

@@ -10,7 +10,7 @@ export const sourceSandboxCommand: SandboxCommand = {
 };
 
 /**
- * Flags for a sandbox used to measure or to replay: no market maker or takers moving the book,
+ * Flags for a sandbox used to measure or to replay: no market maker or takers moving the book, no past trades,
  * no rate limit, deposits usable at once. `--port 0` picks a free port.
  */
 export const quietSandboxArgs = (dataDir: string): string[] => [
@@ -20,6 +20,7 @@ export const quietSandboxArgs = (dataDir: string): string[] => [
   dataDir,
   '--no-market-maker',
   '--no-takers',
+  '--no-history',
   '--no-rate-limit',
   '--confirmation-delay-ms',
   '0',

@@ -29,7 +29,7 @@ export function rememberAdminToken(url: string, adminToken: string): void {
   adminTokens.set(url, adminToken);
 }
 
-/** A sandbox on 127.0.0.1:0 with no market maker, no takers and no delays unless asked. */
+/** A sandbox on 127.0.0.1:0 with no market maker, takers, past trades or delays unless asked. */
 export async function startTestSandbox(
   options: Partial<SandboxOptions> = {},
 ): Promise<TestSandbox> {
@@ -37,6 +37,7 @@ export async function startTestSandbox(
   const sandbox = await startSandbox({
     marketMaker: false,
     takers: false,
+    history: false,
     confirmationDelayMs: 0,
     withdrawalDelayMs: 0,
     rateLimit: false,

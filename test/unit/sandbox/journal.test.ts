@@ -38,25 +38,33 @@ describe('journal', () => {
     expect(() => readJournal(dir)).toThrow('journal.ndjson: line 3 cannot be read');
   });
 
-  it('compaction writes the snapshot after what was queued before, and the journal starts afresh', async () => {
+  it('compaction adds to the archive, writes the snapshot after what was queued before, and starts the journal afresh', async () => {
     const dir = tempDir();
     const journal = await Journal.open(dir);
     const first = journal.append({ t: 'reset', at: 1 });
+    const archive = { name: 'orders-0123456789abcdef.ndjson', lines: '[1]\n', fresh: true };
     const compacted = journal.compact(
       '{"state":1}\n',
       { t: 'snapshot', generation: 1, at: 2 },
-      true,
+      archive,
     );
     const next = journal.append({ t: 'reset', at: 3 });
     await Promise.all([first, compacted, next]);
+    await journal.compact(
+      '{"state":2}\n',
+      { t: 'snapshot', generation: 2, at: 4 },
+      {
+        ...archive,
+        lines: '[2]\n',
+        fresh: false,
+      },
+    );
     await journal.close();
-    expect(readJournal(dir)).toEqual([
-      { t: 'snapshot', generation: 1, at: 2 },
-      { t: 'reset', at: 3 },
-    ]);
-    expect(readFileSync(join(dir, 'snapshot.json'), 'utf8')).toBe('{"state":1}\n');
+    expect(readJournal(dir)).toEqual([{ t: 'snapshot', generation: 2, at: 4 }]);
+    expect(readFileSync(join(dir, 'snapshot.json'), 'utf8')).toBe('{"state":2}\n');
+    expect(readFileSync(join(dir, archive.name), 'utf8')).toBe('[1]\n[2]\n');
     // Every write went through a temporary file of its own, and none is left behind.
-    expect(readdirSync(dir).sort()).toEqual(['journal.ndjson', 'snapshot.json']);
+    expect(readdirSync(dir).sort()).toEqual(['journal.ndjson', archive.name, 'snapshot.json']);
   });
 
   it('synced() resolves at once when nothing is pending', async () => {
