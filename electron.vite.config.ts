@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 const root = import.meta.dirname;
 
 /**
- * The embedded exchange, run by main as a separate Node process (ELECTRON_RUN_AS_NODE), ships as
+ * The embedded exchange, run by main in an Electron utility process (via sandbox-host), ships as
  * one file with its libraries: loading them from node_modules made its start twice as slow
  * (test/bench/sandbox-startup.bench.ts).
  */
@@ -36,7 +36,11 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        input: { index: resolve(root, 'src-main/index.ts') },
+        input: {
+          index: resolve(root, 'src-main/index.ts'),
+          // Runs in Electron's utility process: loads the sandbox bundle and ends it with the app.
+          'sandbox-host': resolve(root, 'src-main/exchange/sandbox-host.ts'),
+        },
       },
     },
   },

@@ -6,13 +6,16 @@ import {
   Notification,
   powerMonitor,
   session,
+  utilityProcess,
 } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from './app';
+import { utilityProcessLauncher } from './exchange';
 import { consoleLogger } from './log';
 import { bindIpc, eventEmitter } from './ipc';
+import { electronUpdateSource } from './updater';
 import {
   appOrigin,
   createMainWindow,
@@ -93,17 +96,20 @@ export const main = (): void => {
         if (window?.isFocused() || !Notification.isSupported()) return;
         new Notification({ title, body, silent: false }).show();
       },
-      sandbox: {
-        command: process.execPath,
-        args: [join(import.meta.dirname, 'sandbox.js')],
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      },
+      // A utility process: the installed app's fuses forbid running Electron as plain Node.
+      sandbox: utilityProcessLauncher(utilityProcess, {
+        host: join(import.meta.dirname, 'sandbox-host.js'),
+        program: join(import.meta.dirname, 'sandbox.js'),
+      }),
+      updates: await electronUpdateSource(logger),
     });
     bindIpc(ipcMain, services.dispatch, getWindow, trusted);
     // Keys leave memory when the machine sleeps or the screen locks.
     const trading = services.session;
     powerMonitor.on('suspend', () => trading.lockNow('suspend'));
     powerMonitor.on('lock-screen', () => trading.lockNow('screen-lock'));
+    // At start and every few hours; installs only when the trader agrees.
+    services.updates.start();
     window = createMainWindow({
       preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
       isDevelopment,

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
-import type { SessionStatus } from '../../src-shared/contract';
+import type { OperationProgress, SessionStatus } from '../../src-shared/contract';
 import { serialize } from '../../src-shared/domain/amount';
 import type { Order } from '../../src-shared/domain';
 import { DEFAULT_NETWORK, networkIdOf, type NetworkChoice } from '../../src-shared/network';
 import { createDispatcher, type Dispatch } from '../dispatch';
-import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxCommand } from '../exchange';
+import { startEmbeddedSandbox, type EmbeddedSandbox, type SandboxProgram } from '../exchange';
 import type { Logger } from '../log';
 import { TransactionSigner } from '../signing';
 import { OperationJournal } from '../store/journal';
@@ -38,6 +38,7 @@ import { settingsHandlers } from './settings/handlers';
 import { SettingsService } from './settings/service';
 import { tradingHandlers } from './trading/handlers';
 import { TradingService } from './trading/service';
+import { InFlight, UpdateService, updatesHandlers, type UpdateSource } from './updates';
 import { walletHandlers } from './wallet/handlers';
 import { WalletService } from './wallet/service';
 
@@ -59,8 +60,11 @@ export interface AppConfig {
    * How to run the embedded sandbox exchange. On the sandbox network it is started with the
    * app, with its data in `<dataDir>/sandbox`, and stopped with it (or when leaving it). Tests
    * that kill the app may attach to one already running instead (`{ url, adminToken }`).
+   * A command runs it as a Node child process; Electron passes its utility-process launcher.
    */
-  sandbox?: SandboxCommand | { url: string; adminToken?: string };
+  sandbox?: SandboxProgram | { url: string; adminToken?: string };
+  /** Where updates come from; only the installed app has them (its Electron glue says how). */
+  updates?: UpdateSource;
   /** The save dialog (Electron); by default files go to `<dataDir>/exports`. */
   saveFile?: SaveFile;
   /** A desktop notification (Electron: only while the window is not focused). */
@@ -84,6 +88,7 @@ export interface AppServices {
   signer: TransactionSigner;
   /** The embedded sandbox once it listens; null when this network does not use it. */
   readonly sandbox: Promise<EmbeddedSandbox> | null;
+  updates: UpdateService;
   dispose(): Promise<void>;
 }
 
@@ -105,10 +110,13 @@ const fillText = (order: Order): string =>
  */
 export const createAppServices = async (config: AppConfig): Promise<AppServices> => {
   let onSession: (status: SessionStatus) => void = () => undefined;
+  // What the trader has under way holds back an agreed update's restart.
+  const inFlight = new InFlight();
   // Services emit domain values; what crosses to the renderer is their exact serialised form.
   const emit: EmitEvent = (name, payload) => {
     config.send(name, serialize(payload));
     if (name === 'session:changed') onSession(payload as SessionStatus);
+    if (name === 'operations:progress') inFlight.observe(payload as OperationProgress);
   };
 
   const settingsStore = new SettingsStore(config.dataDir, config.network ?? DEFAULT_NETWORK);
@@ -279,6 +287,17 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     },
   });
 
+  const updates = new UpdateService({
+    currentVersion: config.version,
+    source: config.updates ?? {
+      disabled:
+        'This copy of Countersign runs from its sources; only an installed release updates itself.',
+    },
+    inFlight,
+    emit,
+    logger: config.logger,
+  });
+
   const handlers: Handlers = {
     app: aboutHandlers(appInfo),
     session: sessionHandlers(session),
@@ -289,13 +308,17 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     funds: fundsHandlers(funds),
     orders: ordersHandlers(orders),
     operations: operationsHandlers(operations),
+    updates: updatesHandlers(updates),
   };
   // Signed operations an earlier run left unsent: the trader is asked what to do with them.
   void operations.recover();
 
   return {
     handlers,
-    dispatch: createDispatcher(handlers, config.logger),
+    // Requests in flight hold back an agreed update's restart (updates' own calls do not).
+    dispatch: inFlight.wrap(createDispatcher(handlers, config.logger), (channel) =>
+      channel.startsWith('updates:'),
+    ),
     session,
     wallet,
     network,
@@ -307,7 +330,9 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     get sandbox() {
       return network.sandbox;
     },
+    updates,
     dispose: async () => {
+      updates.stop();
       session.lockNow('shutdown');
       feed.stop();
       market.unwatch();

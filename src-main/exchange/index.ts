@@ -3,11 +3,23 @@
  * process and its admin endpoints, and the one transport they (and the chain providers) share.
  */
 export {
+  Announcement,
+  nodeChildLauncher,
   startEmbeddedSandbox,
   type EmbeddedSandbox,
   type EmbeddedSandboxOptions,
+  type SandboxChild,
   type SandboxCommand,
-} from './embedded-sandbox';
+  type SandboxLauncher,
+  type SandboxProgram,
+} from './sandbox-process';
+export {
+  SANDBOX_SERVICE_NAME,
+  utilityProcessLauncher,
+  type UtilityProcessApi,
+  type UtilityProcessChild,
+  type UtilityProcessPaths,
+} from './sandbox-utility';
 export { ExchangeClient, type ExchangeClientOptions, type ExchangeConfig } from './client';
 export type { OrderRecordsQuery, OrderRequest } from './orders';
 export {

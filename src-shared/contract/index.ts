@@ -16,6 +16,7 @@ import { funds, fundsEvents } from './funds';
 import { orders, orderEvents } from './orders';
 import { market, marketEvents } from './market';
 import { settings, settingsEvents } from './settings';
+import { updates, updatesEvents } from './updates';
 import type { Result } from '../result';
 import type { Serialized } from '../domain/amount';
 
@@ -34,6 +35,7 @@ export const contract = {
   funds,
   orders,
   operations,
+  updates,
 } as const satisfies ContractShape;
 
 /** Every event main may push to the renderer. */
@@ -44,6 +46,7 @@ export const events = {
   ...orderEvents,
   ...fundsEvents,
   ...operationEvents,
+  ...updatesEvents,
 } as const satisfies EventsShape;
 
 export type Contract = typeof contract;
@@ -130,3 +133,4 @@ export type {
   WalletAsset,
   WalletBalance,
 } from './wallet';
+export type { UpdateState, UpdateStatus } from './updates';

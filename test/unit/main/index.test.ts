@@ -24,6 +24,7 @@ const electron = vi.hoisted(() => {
     },
     ipcMain: { handle: vi.fn(), removeHandler: vi.fn() },
     session: { defaultSession: { id: 'default' } },
+    utilityProcess: { fork: vi.fn() },
     powerListeners: new Map<string, () => void>(),
   };
 });
@@ -31,7 +32,13 @@ const electron = vi.hoisted(() => {
 const services = vi.hoisted(() => ({
   create: vi.fn(),
   lockNow: vi.fn(),
+  startUpdates: vi.fn(),
   dispose: vi.fn(async () => {}),
+}));
+
+const updater = vi.hoisted(() => ({
+  source: { disabled: 'a test build' },
+  electronUpdateSource: vi.fn(),
 }));
 
 const windowModule = vi.hoisted(() => ({
@@ -52,6 +59,7 @@ vi.mock('electron', () => ({
   app: electron.app,
   ipcMain: electron.ipcMain,
   session: electron.session,
+  utilityProcess: electron.utilityProcess,
   powerMonitor: {
     on: (name: string, listener: () => void) => electron.powerListeners.set(name, listener),
   },
@@ -64,11 +72,15 @@ vi.mock('../../../src-main/app', async (original) => {
     createAppServices: services.create.mockImplementation(async () => ({
       dispatch: vi.fn(),
       session: { lockNow: services.lockNow },
+      updates: { start: services.startUpdates },
       dispose: services.dispose,
     })),
   };
 });
 vi.mock('../../../src-main/window', () => windowModule);
+vi.mock('../../../src-main/updater', () => ({
+  electronUpdateSource: updater.electronUpdateSource.mockImplementation(async () => updater.source),
+}));
 
 beforeEach(() => {
   vi.resetModules();
@@ -117,19 +129,50 @@ describe('the composition root', () => {
     );
   });
 
-  it('starts the bundled sandbox with Electron as Node, data in the app folder', async () => {
+  it('starts the bundled sandbox in a utility process through its host, data in the app folder', async () => {
     await startReady();
     expect(services.create).toHaveBeenCalledWith(
       expect.objectContaining({
         dataDir: '/tmp/countersign-test-data',
         runtime: 'electron',
-        sandbox: expect.objectContaining({
-          command: process.execPath,
-          args: [expect.stringMatching(/sandbox\.js$/)],
-          env: expect.objectContaining({ ELECTRON_RUN_AS_NODE: '1' }),
-        }),
       }),
     );
+    const [config] = services.create.mock.calls[0] as [{ sandbox: unknown }];
+    // The installed app's RunAsNode fuse is off: nothing may ask Electron to run as Node.
+    expect(JSON.stringify(config.sandbox ?? {})).not.toContain('ELECTRON_RUN_AS_NODE');
+    const { launch } = config.sandbox as { launch(args: string[]): unknown };
+    electron.utilityProcess.fork.mockReturnValueOnce({
+      pid: 99,
+      stdout: null,
+      stderr: null,
+      kill: vi.fn(),
+      once: vi.fn(),
+    });
+    launch(['--port', '0', '--data-dir', '/tmp/countersign-test-data/sandbox']);
+    expect(electron.utilityProcess.fork).toHaveBeenCalledWith(
+      expect.stringMatching(/[/\\]sandbox-host\.js$/),
+      [
+        '--parent-pid',
+        String(process.pid),
+        '--program',
+        expect.stringMatching(/[/\\]sandbox\.js$/),
+        '--',
+        '--port',
+        '0',
+        '--data-dir',
+        '/tmp/countersign-test-data/sandbox',
+      ],
+      expect.objectContaining({ stdio: 'pipe' }),
+    );
+  });
+
+  it('gives the services electron-updater as their update source, and starts the checks', async () => {
+    await startReady();
+    expect(updater.electronUpdateSource).toHaveBeenCalled();
+    expect(services.create).toHaveBeenCalledWith(
+      expect.objectContaining({ updates: updater.source }),
+    );
+    expect(services.startUpdates).toHaveBeenCalledTimes(1);
   });
 
   it('locks the trading session when the machine sleeps or the screen locks', async () => {

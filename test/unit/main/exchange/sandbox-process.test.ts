@@ -31,7 +31,7 @@ const isAlive = (pid: number) => {
 
 const node = (script: string) => ({ command: process.execPath, args: ['-e', script, '--'] });
 
-describe('the embedded sandbox', () => {
+describe('the embedded sandbox as a Node child process', () => {
   it('starts on a loopback port with its data in the given folder, and stops on request', async () => {
     const dataDir = join(await tempDir(), 'sandbox');
     const sandbox = await startEmbeddedSandbox({
@@ -108,7 +108,7 @@ describe('the embedded sandbox', () => {
 
   it('ends when the app dies, even by kill -9, so no exchange is left running', async () => {
     const dataDir = await tempDir();
-    const launcher = new URL('../../../../src-main/exchange/embedded-sandbox.ts', import.meta.url)
+    const launcher = new URL('../../../../src-main/exchange/sandbox-process.ts', import.meta.url)
       .pathname;
     // A stand-in for the app's main process: starts the sandbox, reports it, then waits.
     const app = spawn(
@@ -136,6 +136,19 @@ describe('the embedded sandbox', () => {
 
     app.kill('SIGKILL');
     await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000 });
+  });
+
+  it('takes the admin token and the notice a newer sandbox announces', async () => {
+    const token = 'ab'.repeat(32);
+    const sandbox = await startEmbeddedSandbox({
+      ...node(
+        `console.log(JSON.stringify({url:"http://127.0.0.1:1", adminToken:"${token}", notice:"Practice funds only."})); setInterval(()=>{},1e3)`,
+      ),
+      dataDir: await tempDir(),
+      logger: silentLogger,
+    });
+    expect(sandbox).toMatchObject({ adminToken: token, notice: 'Practice funds only.' });
+    await sandbox.stop();
   });
 
   it('reports a crash after start', async () => {
