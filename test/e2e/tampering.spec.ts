@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedSandbox } from '../../src-main/exchange/embedded-sandbox';
+import { startEmbeddedSandbox } from '../../src-main/exchange/sandbox-process';
 import { silentLogger } from '../../src-main/log';
 import { startHarness } from '../harness/server';
 import { sourceSandboxCommand } from '../harness/sandbox-command';
