@@ -7,20 +7,29 @@ function scriptHash(label: string): Crypto.Hash28ByteBase16 {
   return Crypto.blake2b.hash(HexBlob(Buffer.from(label, 'utf8').toString('hex')), 28);
 }
 
-function scriptAddress(label: string): string {
+function scriptAddress(hash: Crypto.Hash28ByteBase16): string {
   return Cardano.EnterpriseAddress.fromCredentials(Cardano.NetworkId.Testnet, {
     type: Cardano.CredentialType.ScriptHash,
-    hash: scriptHash(label),
+    hash,
   })
     .toAddress()
     .toBech32();
 }
 
+/**
+ * The user-intent script: one script that is both the minting policy of the intent token (one
+ * token with an empty name per intent) and the spending validator of the user-intent address
+ * where intents wait for the exchange, so the policy id is the address's script hash.
+ */
+export const INTENT_POLICY_ID: string = scriptHash('countersign-sandbox:user-intent');
+/** The intent token's unit (policy id + empty name). */
+export const INTENT_TOKEN = INTENT_POLICY_ID;
+
 /** The exchange's own addresses on the sandbox testnet (script addresses, network id 0). */
 export const EXCHANGE_ADDRESSES = {
-  order: scriptAddress('countersign-sandbox:order'),
-  deposit: scriptAddress('countersign-sandbox:deposit'),
-  treasury: scriptAddress('countersign-sandbox:treasury'),
+  intent: scriptAddress(scriptHash('countersign-sandbox:user-intent')),
+  deposit: scriptAddress(scriptHash('countersign-sandbox:deposit')),
+  treasury: scriptAddress(scriptHash('countersign-sandbox:treasury')),
 } as const;
 
 const ACCOUNT_SCRIPT_HASH = scriptHash('countersign-sandbox:account');

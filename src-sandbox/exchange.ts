@@ -1,4 +1,4 @@
-import { EXCHANGE_ADDRESSES, parseWalletAddress, type WalletAddress } from './addresses.js';
+import { parseWalletAddress, type WalletAddress } from './addresses.js';
 import { hashApiKey } from './api-keys.js';
 import {
   ADA,
@@ -21,9 +21,15 @@ import { MARKET_MAKER_ACCOUNT, MarketMaker, type MarketMakerSnapshot } from './m
 import { isOpen, type Order } from './orders.js';
 import { OrderArchive } from './order-archive.js';
 import { PendingBuilds, type PendingKind, type PendingSnapshot } from './pending-builds.js';
+import { PRICE_TIMES } from './intent-layout.js';
+import {
+  accountKeys,
+  cancelOrderTransaction,
+  placeOrderTransaction,
+} from './intent-transactions.js';
 import { amountMap, amountRows, list, str, type AmountRows } from './snapshot-codec.js';
 import { TAKERS_ACCOUNT, Takers } from './takers.js';
-import { buildTransaction, orderDatum, slotAt } from './transactions.js';
+import { slotAt } from './transactions.js';
 
 export interface ExchangeRules {
   /** Commission per order in basis points, charged in the asset received. */
@@ -131,6 +137,7 @@ export class Exchange {
       fundsTtlMs: rules.fundsTtlMs,
       burned: this.burned,
       wallet: (accountId) => this.account(accountId).wallet,
+      keys: (accountId) => accountKeys(this.account(accountId)),
     });
     this.marketMaker = new MarketMaker(seed);
     this.takers = new Takers(seed);
@@ -516,28 +523,22 @@ export class Exchange {
       const free = this.engine.balance(accountId, asset.unit).free - (locked.get(asset.unit) ?? 0n);
       if (free > 0n) change.set(asset.unit, free);
     }
-    const tx = buildTransaction({
-      inputs: [account.utxoId],
-      outputs: [
-        {
-          address: EXCHANGE_ADDRESSES.order,
-          amounts: locked,
-          datum: orderDatum({
-            orderId: terms.id,
-            accountId,
-            side: terms.side,
-            type: terms.type,
-            priceTicks: terms.marketLimitTicks ?? terms.priceTicks,
-            quantityUnits: terms.quantity,
-            slippageBp: terms.slippageBp,
-            operationKeyHash: signer,
-          }),
-        },
-        { address: account.wallet.exchangeAddress, amounts: change },
-      ],
-      fee: 0n,
+    const tx = placeOrderTransaction({
+      accountUtxo: account.utxoId,
+      accountAddress: account.wallet.exchangeAddress,
+      order: {
+        orderId: terms.id,
+        longUnit: terms.market.base.unit,
+        shortUnit: terms.market.quote.unit,
+        isLong: terms.side === 'buy',
+        priceTimes1e9: (terms.marketLimitTicks ?? terms.priceTicks) * (PRICE_TIMES / PRICE_SCALE),
+        size: terms.quantity,
+        feeBp: terms.commissionRateBp,
+        account: accountKeys(account),
+      },
+      locked,
+      change,
       ttlSlot: slotAt(at + this.rules.orderTtlMs),
-      requiredSigners: [signer],
     });
     this.pending.add({
       kind: 'order',
@@ -597,12 +598,13 @@ export class Exchange {
     const amounts = new Map<string, bigint>();
     if (order.lockedBase > 0n) amounts.set(order.market.base.unit, order.lockedBase);
     if (order.lockedQuote > 0n) amounts.set(order.market.quote.unit, order.lockedQuote);
-    const tx = buildTransaction({
-      inputs: [order.utxoId],
-      outputs: [{ address: account.wallet.exchangeAddress, amounts }],
-      fee: 0n,
+    const tx = cancelOrderTransaction({
+      orderUtxo: order.utxoId,
+      orderId,
+      account: accountKeys(account),
+      accountAddress: account.wallet.exchangeAddress,
+      refund: amounts,
       ttlSlot: slotAt(at + this.rules.orderTtlMs),
-      requiredSigners: [signer],
     });
     this.pending.add({
       kind: 'cancel',

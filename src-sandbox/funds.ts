@@ -1,4 +1,4 @@
-import { EXCHANGE_ADDRESSES, type WalletAddress } from './addresses.js';
+import type { WalletAddress } from './addresses.js';
 import { ADA, assetByUnit } from './assets.js';
 import type { MatchingEngine } from './engine.js';
 import { ErrorCode, SandboxError } from './errors.js';
@@ -6,6 +6,8 @@ import type { IdSequence } from './ids.js';
 import { fromAmountRecord, type AmountRecord } from './journal-entries.js';
 import { utxoId, type L1Ledger } from './l1-ledger.js';
 import type { PendingBuilds } from './pending-builds.js';
+import type { AccountKeys } from './intent-layout.js';
+import { depositOutput, withdrawalTransaction } from './intent-transactions.js';
 import { amountMap, amountRows, int, list, str, type AmountRows } from './snapshot-codec.js';
 import { buildTransaction, l1Fee, slotAt, type TxOutputSpec } from './transactions.js';
 
@@ -74,6 +76,8 @@ export interface FundsContext {
   /** L1 fees paid, gone from every balance. */
   readonly burned: Map<string, bigint>;
   wallet(accountId: string): WalletAddress;
+  /** How the account's intents and deposit requests name it. */
+  keys(accountId: string): AccountKeys;
 }
 
 /**
@@ -188,7 +192,7 @@ export class Funds {
           'input UTxOs leave a change output below 1 ADA',
         );
       }
-      const outputs: TxOutputSpec[] = [{ address: EXCHANGE_ADDRESSES.deposit, amounts }];
+      const outputs: TxOutputSpec[] = [depositOutput(this.x.keys(accountId), amounts)];
       if (change.size > 0) outputs.push({ address: wallet.bech32, amounts: change });
       return {
         change,
@@ -257,14 +261,15 @@ export class Funds {
     this.checkWithdrawable(accountId, amounts);
     const signer = wallet.paymentKeyHash;
     const spec = {
-      inputs: [this.treasuryUtxo],
-      outputs: [{ address: wallet.bech32, amounts }],
+      treasuryUtxo: this.treasuryUtxo,
+      walletAddress: wallet.bech32,
+      account: this.x.keys(accountId),
+      amounts,
       ttlSlot: slotAt(at + this.x.fundsTtlMs),
-      requiredSigners: [signer],
     };
     // Two witnesses: the wallet's and the exchange's own after submit.
-    const fee = l1Fee(buildTransaction({ ...spec, fee: FEE_PLACEHOLDER }).txHex, 2);
-    const tx = buildTransaction({ ...spec, fee });
+    const fee = l1Fee(withdrawalTransaction({ ...spec, fee: FEE_PLACEHOLDER }).txHex, 2);
+    const tx = withdrawalTransaction({ ...spec, fee });
     this.x.pending.add({
       kind: 'withdrawal',
       txId: tx.txId,
@@ -273,7 +278,7 @@ export class Funds {
       accountId,
       expiresAt: at + this.x.fundsTtlMs,
       signer,
-      inputs: spec.inputs,
+      inputs: [this.treasuryUtxo],
       amounts,
       fee,
     });

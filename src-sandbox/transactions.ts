@@ -20,12 +20,43 @@ export interface TxSpec {
   fee: bigint;
   ttlSlot: number;
   requiredSigners: readonly string[];
+  /** Tokens minted (positive) or burnt (negative), by unit. */
+  mint?: Amounts;
+  /** Redeemers for the witness set; the body then carries their script data hash. */
+  redeemers?: readonly Redeemer[];
+}
+
+export interface Redeemer {
+  /** What the redeemer is for: spending an input (0) or minting under a policy (1). */
+  tag: 'spend' | 'mint';
+  /** Which input or which policy, in the ledger's sorted order. */
+  index: number;
+  /** Plutus data CBOR. */
+  data: Uint8Array;
 }
 
 export interface BuiltTx {
   txId: string;
   txHex: string;
   bodyHex: string;
+}
+
+/** Execution budget each sandbox redeemer states (the sandbox evaluates no scripts). */
+export const REDEEMER_EX_UNITS = { mem: 1_000_000n, steps: 500_000_000n } as const;
+
+/**
+ * The language views the sandbox's script data hash covers: the empty map, since the sandbox
+ * runs no scripts and so publishes no cost models. The hash is
+ * blake2b-256(redeemers ‖ language views), the ledger's formula for a transaction without datums
+ * in its witness set.
+ */
+const LANGUAGE_VIEWS = Buffer.from('a0', 'hex');
+
+export function scriptDataHash(redeemers: Uint8Array): string {
+  return Crypto.blake2b.hash(
+    HexBlob(Buffer.concat([redeemers, LANGUAGE_VIEWS]).toString('hex')),
+    32,
+  );
 }
 
 /** Unix time of slot 0 of the sandbox's testnet (Cardano preprod's system start). */
@@ -53,11 +84,13 @@ const addressCache = new Map<string, Uint8Array>();
 
 const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
 
-/** A Conway value: the coin alone, or `[coin, {policy: {asset name: quantity}}]`. */
-function writeValue(w: Serialization.CborWriter, amounts: Amounts): void {
+const byHex = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Groups units by policy: policy → [[asset name, quantity]], both in canonical (byte) order. */
+function byPolicy(amounts: Amounts, keep: (q: bigint) => boolean): [string, [string, bigint][]][] {
   const policies = new Map<string, [string, bigint][]>();
   for (const [unit, quantity] of amounts) {
-    if (unit === 'lovelace' || quantity <= 0n) continue;
+    if (unit === 'lovelace' || !keep(quantity)) continue;
     const policy = unit.slice(0, 56);
     let assets = policies.get(policy);
     if (!assets) {
@@ -66,28 +99,56 @@ function writeValue(w: Serialization.CborWriter, amounts: Amounts): void {
     }
     assets.push([unit.slice(56), quantity]);
   }
-  const coin = amounts.get('lovelace') ?? 0n;
-  if (policies.size === 0) {
-    w.writeInt(coin);
-    return;
-  }
-  w.writeStartArray(2).writeInt(coin).writeStartMap(policies.size);
-  // Policies in canonical order (all 28 bytes: lexicographic), as the SDK writes them.
-  for (const [policy, assets] of [...policies].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  // All policies are 28 bytes, so hex order is the canonical (length-first) order.
+  return [...policies].sort(byHex).map(([p, assets]) => [p, assets.sort(byHex)]);
+}
+
+function writeMultiAsset(w: Serialization.CborWriter, policies: [string, [string, bigint][]][]) {
+  w.writeStartMap(policies.length);
+  for (const [policy, assets] of policies) {
     w.writeByteString(hexBytes(policy)).writeStartMap(assets.length);
     for (const [name, quantity] of assets) w.writeByteString(hexBytes(name)).writeInt(quantity);
   }
 }
 
+/** A Conway value: the coin alone, or `[coin, {policy: {asset name: quantity}}]`. */
+function writeValue(w: Serialization.CborWriter, amounts: Amounts): void {
+  const policies = byPolicy(amounts, (q) => q > 0n);
+  const coin = amounts.get('lovelace') ?? 0n;
+  if (policies.length === 0) {
+    w.writeInt(coin);
+    return;
+  }
+  w.writeStartArray(2).writeInt(coin);
+  writeMultiAsset(w, policies);
+}
+
+/** Redeemers as the SDK writes them: `[[tag, index, data, [mem, steps]], …]`. */
+function encodeRedeemers(redeemers: readonly Redeemer[]): Uint8Array {
+  const w = new Serialization.CborWriter();
+  w.writeStartArray(redeemers.length);
+  for (const r of redeemers) {
+    w.writeStartArray(4)
+      .writeInt(r.tag === 'spend' ? 0 : 1)
+      .writeInt(r.index);
+    w.writeEncodedValue(r.data);
+    w.writeStartArray(2).writeInt(REDEEMER_EX_UNITS.mem).writeInt(REDEEMER_EX_UNITS.steps);
+  }
+  return w.encode();
+}
+
 /**
  * Builds a real unsigned Conway transaction with the SDK's CBOR writer, byte for byte what
  * `Serialization.Transaction` writes for the same body (a test holds the two equal): a body map
- * {0 inputs, 1 outputs, 2 fee, 3 ttl, 14 required signers, 15 network id 0}, post-Alonzo
- * outputs when they carry an inline datum, and the transaction `[body, {}, true, null]`.
+ * {0 inputs, 1 outputs, 2 fee, 3 ttl, 9 mint, 11 script data hash, 14 required signers,
+ * 15 network id 0}, post-Alonzo outputs when they carry an inline datum, and the transaction
+ * `[body, witness set, true, null]` whose witness set is empty or holds only the redeemers.
  */
 export function buildTransaction(spec: TxSpec): BuiltTx {
+  const mint = spec.mint ? byPolicy(spec.mint, (q) => q !== 0n) : [];
+  const redeemers = spec.redeemers?.length ? encodeRedeemers(spec.redeemers) : null;
   const w = new Serialization.CborWriter();
-  w.writeStartMap(6);
+  w.writeStartMap(6 + (mint.length ? 1 : 0) + (redeemers ? 1 : 0));
   w.writeInt(0).writeStartArray(spec.inputs.length);
   for (const id of spec.inputs) {
     const { txHash, index } = splitUtxoId(id);
@@ -106,11 +167,21 @@ export function buildTransaction(spec: TxSpec): BuiltTx {
   }
   w.writeInt(2).writeInt(spec.fee);
   w.writeInt(3).writeInt(spec.ttlSlot);
+  if (mint.length) {
+    w.writeInt(9);
+    writeMultiAsset(w, mint);
+  }
+  if (redeemers) w.writeInt(11).writeByteString(hexBytes(scriptDataHash(redeemers)));
   w.writeInt(14).writeStartArray(spec.requiredSigners.length);
   for (const signer of spec.requiredSigners) w.writeByteString(hexBytes(signer));
   w.writeInt(15).writeInt(0);
   const bodyHex = w.encodeAsHex();
-  return { txId: Crypto.blake2b.hash(bodyHex, 32), txHex: `84${bodyHex}a0f5f6`, bodyHex };
+  const witnessSet = redeemers ? `a105${Buffer.from(redeemers).toString('hex')}` : 'a0';
+  return {
+    txId: Crypto.blake2b.hash(bodyHex, 32),
+    txHex: `84${bodyHex}${witnessSet}f5f6`,
+    bodyHex,
+  };
 }
 
 /** A signed transaction as received on a submit endpoint. */
@@ -123,7 +194,8 @@ export interface SignedTx {
 /**
  * Parses `signed_tx` shallowly: `[body, witness set, is_valid, null]`. The body is kept as the
  * exact bytes received (its blake2b-256 is the tx id, compared with the build), the witness set
- * is decoded for its vkey witnesses. Anything else is invalid request data.
+ * is decoded for its vkey witnesses, and it may carry redeemers only when the body's script data
+ * hash covers exactly those bytes (as the ledger checks). Anything else is invalid request data.
  */
 export function parseSignedTx(hex: string, expected?: { txId: string; bodyHex: string }): SignedTx {
   if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length % 2 !== 0) {
@@ -144,7 +216,11 @@ export function parseSignedTx(hex: string, expected?: { txId: string; bodyHex: s
       if (length !== 4) throw new Error('a transaction is a 4-element array');
       bodyHex = Buffer.from(reader.readEncodedValue()).toString('hex');
     }
-    const witnesses = readVkeyWitnesses(reader);
+    const { witnesses, redeemers } = readWitnessSet(reader);
+    const dataHash = bodyScriptDataHash(bodyHex);
+    if (dataHash !== (redeemers ? scriptDataHash(redeemers) : null)) {
+      throw new Error('the redeemers do not match the script data hash');
+    }
     if (!reader.readBoolean()) throw new Error('is_valid must be true');
     reader.readNull();
     if (!known) reader.readEndArray();
@@ -158,37 +234,61 @@ export function parseSignedTx(hex: string, expected?: { txId: string; bodyHex: s
   }
 }
 
-/**
- * Reads a witness set that may hold only vkey witnesses: `{0: [[vkey(32), signature(64)], …]}`,
- * the array optionally tagged 258 (a set). Anything else in it is refused.
- */
-function readVkeyWitnesses(
-  reader: Serialization.CborReader,
-): { vkey: string; signature: string }[] {
-  const witnesses: { vkey: string; signature: string }[] = [];
+/** The script data hash a body carries (key 11), or null. */
+function bodyScriptDataHash(bodyHex: string): string | null {
+  const reader = new Serialization.CborReader(HexBlob(bodyHex));
   const entries = reader.readStartMap();
-  if (entries === null || entries > 1)
-    throw new Error('the witness set may hold vkey witnesses only');
-  if (entries === 0) {
-    reader.readEndMap();
-    return witnesses;
+  for (
+    let i = 0;
+    entries === null ? reader.peekState() !== Serialization.CborReaderState.EndMap : i < entries;
+    i++
+  ) {
+    const key = reader.readInt();
+    if (key === 11n) return Buffer.from(reader.readByteString()).toString('hex');
+    reader.skipValue();
   }
-  if (reader.readInt() !== 0n) throw new Error('the witness set may hold vkey witnesses only');
-  if (reader.peekState() === Serialization.CborReaderState.Tag) {
-    if (Number(reader.readTag()) !== 258) throw new Error('unexpected tag in the witness set');
-  }
-  const count = reader.readStartArray();
-  if (count === null) throw new Error('vkey witnesses must be a definite array');
-  for (let i = 0; i < count; i++) {
-    if (reader.readStartArray() !== 2) throw new Error('a vkey witness is [vkey, signature]');
-    const vkey = Buffer.from(reader.readByteString()).toString('hex');
-    const signature = Buffer.from(reader.readByteString()).toString('hex');
+  return null;
+}
+
+/**
+ * Reads a witness set that may hold vkey witnesses, `0: [[vkey(32), signature(64)], …]` (the
+ * array optionally tagged 258, a set), and redeemers (`5`, kept as their bytes). Anything else
+ * in it is refused.
+ */
+function readWitnessSet(reader: Serialization.CborReader): {
+  witnesses: { vkey: string; signature: string }[];
+  redeemers: Uint8Array | null;
+} {
+  const witnesses: { vkey: string; signature: string }[] = [];
+  let redeemers: Uint8Array | null = null;
+  const entries = reader.readStartMap();
+  if (entries === null || entries > 2) throw new Error('unexpected witnesses');
+  let last = -1n;
+  for (let i = 0; i < entries; i++) {
+    const key = reader.readInt();
+    if (key <= last) throw new Error('witness set keys repeated or out of order');
+    last = key;
+    if (key === 5n) {
+      redeemers = reader.readEncodedValue();
+      continue;
+    }
+    if (key !== 0n) throw new Error('the witness set may hold vkey witnesses and redeemers only');
+    if (reader.peekState() === Serialization.CborReaderState.Tag) {
+      if (Number(reader.readTag()) !== 258) throw new Error('unexpected tag in the witness set');
+    }
+    const count = reader.readStartArray();
+    if (count === null) throw new Error('vkey witnesses must be a definite array');
+    for (let j = 0; j < count; j++) {
+      if (reader.readStartArray() !== 2) throw new Error('a vkey witness is [vkey, signature]');
+      const vkey = Buffer.from(reader.readByteString()).toString('hex');
+      const signature = Buffer.from(reader.readByteString()).toString('hex');
+      reader.readEndArray();
+      witnesses.push({ vkey, signature });
+    }
     reader.readEndArray();
-    witnesses.push({ vkey, signature });
   }
-  reader.readEndArray();
   reader.readEndMap();
-  return witnesses;
+  return { witnesses, redeemers };
 }
 
 const verifyingKeys = new Map<string, { key: KeyObject; hash: string }>();
@@ -252,40 +352,6 @@ export function checkSignatures(signed: SignedTx, requiredKeyHashes: readonly st
       );
     }
   }
-}
-
-/** The order datum locked with an order's funds at the exchange's order address. */
-export interface OrderDatum {
-  orderId: string;
-  accountId: string;
-  side: 'buy' | 'sell';
-  type: 'limit' | 'market';
-  priceTicks: bigint;
-  quantityUnits: bigint;
-  slippageBp: number;
-  operationKeyHash: string;
-}
-
-/**
- * `Constr 0 [order_id bytes(16), account_id bytes(16), side Constr(0 buy | 1 sell),
- * type Constr(0 limit | 1 market), price ticks (10^-4 quote per base), base quantity in smallest
- * units, slippage bp, operation key hash bytes(28)]` as Plutus data CBOR (tag 121 + n, fields
- * in an indefinite array, as the SDK's PlutusData writes them).
- */
-export function orderDatum(d: OrderDatum): Uint8Array {
-  const w = new Serialization.CborWriter();
-  const uuidBytes = (id: string) => hexBytes(id.replaceAll('-', ''));
-  w.writeTag(121).writeStartArray();
-  w.writeByteString(uuidBytes(d.orderId));
-  w.writeByteString(uuidBytes(d.accountId));
-  w.writeTag(d.side === 'buy' ? 121 : 122).writeStartArray(0);
-  w.writeTag(d.type === 'limit' ? 121 : 122).writeStartArray(0);
-  w.writeInt(d.priceTicks);
-  w.writeInt(d.quantityUnits);
-  w.writeInt(d.slippageBp);
-  w.writeByteString(hexBytes(d.operationKeyHash));
-  w.writeEndArray();
-  return w.encode();
 }
 
 /** Realistic L1 fee: 155381 + 44 lovelace per byte, counting one vkey witness per signer. */

@@ -1,14 +1,10 @@
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import type { SessionService } from '../app/session/service';
 import {
   addressesOf,
   cryptoIsReady,
   parseAccountPublicKey,
   type SigningKey,
-  type UnlockAttempts,
-  type WalletBook,
   type WalletRecord,
-  type WalletSecrets,
 } from '../wallet';
 import {
   decodeTransaction,
@@ -20,12 +16,18 @@ import {
   checkIntent,
   type CancelOrderIntent,
   type DepositIntent,
-  type ExchangeProfile,
   type IntentReport,
   type PlaceOrderIntent,
   type SigningIntent,
   type WithdrawalIntent,
 } from './intent';
+import type {
+  ActiveWallet,
+  PasswordThrottle,
+  TradingKeySource,
+  WalletKeySource,
+} from './key-source';
+import type { ExchangeProfile } from './profile';
 import { addVkeyWitnesses } from './transaction-bytes';
 
 /**
@@ -56,10 +58,14 @@ export interface SignOptions {
 }
 
 export interface SignerDeps {
-  session: SessionService;
-  secrets: WalletSecrets;
-  book: WalletBook;
-  attempts: UnlockAttempts;
+  /** The operation key for trades (the session service). */
+  session: TradingKeySource;
+  /** The wallet key for deposits and withdrawals (the wallet secrets). */
+  secrets: WalletKeySource;
+  book: ActiveWallet;
+  attempts: PasswordThrottle;
+  /** This computer's time in ms, for validity intervals (default `Date.now`). */
+  now?: () => number;
 }
 
 export class TransactionSigner {
@@ -87,6 +93,7 @@ export class TransactionSigner {
         addresses: [a.baseAddress],
         paymentKeyHash: a.paymentKeyHash,
         stakeKeyHash: a.stakeKeyHash,
+        otherKeyHashes: [wallet.operationKeyHash],
       };
       this.#own.set(cacheKey, own);
     }
@@ -102,6 +109,9 @@ export class TransactionSigner {
   ): Review {
     const known = new Map(knownOutputs ?? []);
     if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
+    if (intent.kind === 'withdrawal') {
+      for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
+    }
     const decoded = decodeTransaction(txHex, {
       networkId: profile.networkId,
       own: this.#ownWallet(wallet, profile.networkId),
@@ -109,12 +119,14 @@ export class TransactionSigner {
       knownOutputs: known,
       ...(profile.assets ? { assets: profile.assets } : {}),
     });
-    const report = checkIntent(decoded, intent, profile);
+    const report = checkIntent(decoded, intent, profile, { now: (this.deps.now ?? Date.now)() });
     if (
       (intent.kind === 'place-order' || intent.kind === 'cancel-order') &&
       profile.operationKeyHash !== wallet.operationKeyHash
     ) {
-      report.differences.push('It is meant for another trading key than this wallet’s.');
+      report.differences.push(
+        'It is meant for another trading key than this wallet’s (what you typed is what gets signed).',
+      );
     }
     return { decoded, report };
   }

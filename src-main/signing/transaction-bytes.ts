@@ -1,9 +1,8 @@
-import { Serialization } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { HexBlob } from '@cardano-sdk/util';
+import { createPublicKey, verify } from 'node:crypto';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-
-const { CborReader, CborReaderState, CborWriter, CborTag } = Serialization;
+import { CborError, CborReader } from './cbor';
 
 /**
  * A transaction as the exchange sent it, cut into its byte ranges, so that signing can add
@@ -16,137 +15,206 @@ export interface TransactionBytes {
   readonly head: Buffer;
   readonly body: Buffer;
   readonly witnessSet: Buffer;
-  /** Validity flag, auxiliary data and, for an indefinite array, its break byte. */
+  /** Validity flag and auxiliary data. */
   readonly tail: Buffer;
+  /** The validity flag: false marks a transaction meant to fail its scripts. */
+  readonly isValid: boolean;
+  /** The auxiliary data (metadata) bytes, or null. */
+  readonly auxiliaryData: Buffer | null;
   readonly hasAuxiliaryData: boolean;
 }
 
-const invalid = (why: string): AppError =>
+export const invalidTransaction = (why: string, cause?: unknown): AppError =>
   new AppError(
     ErrorCode.InvalidTransaction,
     `The exchange sent a transaction Countersign cannot read (${why}). Nothing was signed; try again later.`,
+    { cause },
   );
 
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+
+/**
+ * Cuts a transaction `[body, witness set, is_valid, auxiliary data | null]` (a definite 4-item
+ * array, as the Conway ledger writes it) into its parts. Nothing may follow it.
+ */
 export const splitTransaction = (txHex: string): TransactionBytes => {
-  if (!/^(?:[0-9a-fA-F]{2})+$/.test(txHex)) throw invalid('it is not hex-encoded CBOR');
+  if (!HEX.test(txHex)) throw invalidTransaction('it is not hex-encoded CBOR');
   const bytes = Buffer.from(txHex, 'hex');
+  const r = new CborReader(bytes);
   try {
-    const reader = new CborReader(HexBlob(txHex.toLowerCase()));
-    const length = reader.readStartArray();
-    if (length !== null && (length < 3 || length > 4)) throw invalid('not a transaction');
-    const headLength = bytes.length - reader.getBytesRemaining();
-    if (reader.peekState() !== CborReaderState.StartMap) throw invalid('the body is not a map');
-    const body = reader.readEncodedValue();
-    if (reader.peekState() !== CborReaderState.StartMap) throw invalid('no witness set');
-    const witnessSet = reader.readEncodedValue();
-    const tailStart = headLength + body.length + witnessSet.length;
-    // The rest must parse as the remaining elements, and nothing may follow the transaction.
-    // The last element is the auxiliary data (metadata), or null.
-    let hasAuxiliaryData = false;
-    const more = (i: number): boolean =>
-      length === null ? reader.peekState() !== CborReaderState.EndArray : i < length - 2;
-    for (let i = 0; more(i); i++) {
-      hasAuxiliaryData =
-        reader.peekState() !== CborReaderState.Null &&
-        reader.peekState() !== CborReaderState.Boolean;
-      reader.skipValue();
-    }
-    if (length === null) reader.readEndArray();
-    if (reader.getBytesRemaining() !== 0) throw invalid('extra bytes after the transaction');
+    if (r.peekMajor() !== 4) throw invalidTransaction('not a transaction');
+    const length = r.array();
+    if (length !== 4) throw invalidTransaction('not a transaction of four parts');
+    const headLength = r.pos;
+    if (r.peekMajor() !== 5) throw invalidTransaction('the body is not a map');
+    const body = r.raw();
+    if (r.peekMajor() !== 5) throw invalidTransaction('no witness set');
+    r.skip();
+    const tailStart = r.pos;
+    const isValid = r.bool();
+    let auxiliaryData: Buffer | null = null;
+    if (r.isNull()) r.null();
+    else auxiliaryData = Buffer.from(r.raw());
+    r.end();
     return {
       bytes,
       head: bytes.subarray(0, headLength),
       body: bytes.subarray(headLength, headLength + body.length),
       witnessSet: bytes.subarray(headLength + body.length, tailStart),
       tail: bytes.subarray(tailStart),
-      hasAuxiliaryData,
+      isValid,
+      auxiliaryData,
+      hasAuxiliaryData: auxiliaryData !== null,
     };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw invalid('malformed CBOR');
+    if (error instanceof CborError)
+      throw invalidTransaction(`${error.message} at byte ${error.at}`, error);
+    throw invalidTransaction('malformed CBOR', error);
   }
 };
 
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+
+/** blake2b-256 of some bytes, hex (call `cryptoIsReady` once before). */
+export const blake2b256 = (bytes: Uint8Array): string =>
+  Crypto.blake2b.hash(HexBlob(hex(bytes)), 32);
+
 /** The transaction id: blake2b-256 of the body bytes exactly as received. */
-export const transactionIdOf = (body: Uint8Array): string =>
-  Crypto.blake2b.hash(HexBlob(Buffer.from(body).toString('hex')), 32);
+export const transactionIdOf = (body: Uint8Array): string => blake2b256(body);
+
+/** The key hash of a verification key: blake2b-224. */
+export const keyHashOf = (vkey: Uint8Array): string => Crypto.blake2b.hash(HexBlob(hex(vkey)), 28);
 
 export interface VkeyWitness {
   vkey: Uint8Array;
   signature: Uint8Array;
 }
 
-/** Keys present in a witness set map (1 native scripts, 3/6/7 Plutus scripts, 4 data, 5 redeemers). */
-export const witnessSetKeys = (witnessSet: Uint8Array): number[] => {
-  const reader = new CborReader(HexBlob(Buffer.from(witnessSet).toString('hex')));
-  reader.readStartMap();
-  const keys: number[] = [];
-  while (reader.peekState() !== CborReaderState.EndMap) {
-    keys.push(Number(reader.readInt()));
-    reader.skipValue();
+const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** Ed25519 verification of a witness over a transaction id (never throws). */
+export const witnessVerifies = (w: VkeyWitness, txId: Uint8Array): boolean => {
+  if (w.vkey.length !== 32 || w.signature.length !== 64) return false;
+  try {
+    const key = createPublicKey({
+      key: Buffer.concat([SPKI_ED25519_PREFIX, w.vkey]),
+      format: 'der',
+      type: 'spki',
+    });
+    return verify(null, txId, key, w.signature);
+  } catch {
+    return false;
   }
-  return keys;
 };
 
-const readVkeys = (raw: Uint8Array): { tagged: boolean; items: Uint8Array[]; vkeys: string[] } => {
-  const reader = new CborReader(HexBlob(Buffer.from(raw).toString('hex')));
-  let tagged = false;
-  if (reader.peekState() === CborReaderState.Tag) {
-    if (reader.readTag() !== CborTag.Set) throw invalid('unexpected tag in the witness set');
-    tagged = true;
+/** CBOR head of a definite item: major type and length/value. */
+const head = (major: number, n: number): Buffer => {
+  const m = major << 5;
+  if (n < 24) return Buffer.from([m | n]);
+  if (n < 0x100) return Buffer.from([m | 24, n]);
+  if (n < 0x10000) return Buffer.from([m | 25, n >> 8, n & 0xff]);
+  const b = Buffer.alloc(5);
+  b[0] = m | 26;
+  b.writeUInt32BE(n, 1);
+  return b;
+};
+const byteString = (b: Uint8Array): Buffer => Buffer.concat([head(2, b.length), b]);
+const SET_TAG = Buffer.from('d90102', 'hex');
+
+interface WitnessSetEntries {
+  entries: Array<[number, Uint8Array]>;
+  vkeys: { tagged: boolean; items: Array<{ raw: Uint8Array; vkey: string }> } | null;
+}
+
+/** The witness set's entries (raw), and its vkey witnesses (`0`) read one by one. */
+const readWitnessSetEntries = (witnessSet: Uint8Array): WitnessSetEntries => {
+  const r = new CborReader(witnessSet);
+  const entries: Array<[number, Uint8Array]> = [];
+  let vkeys: WitnessSetEntries['vkeys'] = null;
+  const length = r.map();
+  for (let i = 0; r.more(length, i); i++) {
+    const key = r.small(255);
+    if (entries.some(([k]) => k === key)) r.fail(`the witness set repeats key ${key}`);
+    const start = r.pos;
+    if (key === 0) {
+      let tagged = false;
+      if (r.peekMajor() === 6) {
+        if (r.tag() !== 258) r.fail('unexpected tag in the vkey witnesses');
+        tagged = true;
+      }
+      const items: Array<{ raw: Uint8Array; vkey: string }> = [];
+      const n = r.array();
+      for (let j = 0; r.more(n, j); j++) {
+        const itemStart = r.pos;
+        const indefinite = r.tuple(2, 'a vkey witness');
+        const vkey = r.hex();
+        r.bytesValue();
+        r.endTuple(indefinite, 'a vkey witness');
+        items.push({ raw: witnessSet.subarray(itemStart, r.pos), vkey });
+      }
+      vkeys = { tagged, items };
+    } else {
+      r.skip();
+    }
+    entries.push([key, witnessSet.subarray(start, r.pos)]);
   }
-  const items: Uint8Array[] = [];
-  const vkeys: string[] = [];
-  reader.readStartArray();
-  while (reader.peekState() !== CborReaderState.EndArray) {
-    const item = reader.readEncodedValue();
-    const inner = new CborReader(HexBlob(Buffer.from(item).toString('hex')));
-    inner.readStartArray();
-    vkeys.push(Buffer.from(inner.readByteString()).toString('hex'));
-    items.push(item);
-  }
-  return { tagged, items, vkeys };
+  r.end();
+  return { entries, vkeys };
 };
 
 /**
  * Adds vkey witnesses to witness-set key 0 and returns the new transaction. Only key 0 of the
  * witness set is rewritten; the body, the other witness entries and the tail are the original
- * bytes, so the transaction id is unchanged. A key that already signed is not added twice.
+ * bytes, so the transaction id is unchanged. An existing witness of the same key is replaced in
+ * place by the new one, so a bad signature can never pass for ours.
  */
 export const addVkeyWitnesses = (
   tx: TransactionBytes,
   witnesses: readonly VkeyWitness[],
 ): string => {
-  const reader = new CborReader(HexBlob(tx.witnessSet.toString('hex')));
-  reader.readStartMap();
-  const entries: Array<[number, Uint8Array]> = [];
-  while (reader.peekState() !== CborReaderState.EndMap) {
-    const key = Number(reader.readInt());
-    entries.push([key, reader.readEncodedValue()]);
+  let read: WitnessSetEntries;
+  try {
+    read = readWitnessSetEntries(tx.witnessSet);
+  } catch (error) {
+    throw invalidTransaction('its witness set is malformed', error);
   }
-  const existing = entries.find(([key]) => key === 0);
-  const { tagged, items, vkeys } = existing
-    ? readVkeys(existing[1])
-    : { tagged: false, items: [] as Uint8Array[], vkeys: [] as string[] };
+  const tagged = read.vkeys?.tagged ?? false;
+  const items = [...(read.vkeys?.items ?? [])];
   for (const w of witnesses) {
-    const vkeyHex = Buffer.from(w.vkey).toString('hex');
-    if (vkeys.includes(vkeyHex)) continue;
-    vkeys.push(vkeyHex);
-    const item = new CborWriter();
-    item.writeStartArray(2).writeByteString(w.vkey).writeByteString(w.signature);
-    items.push(item.encode());
+    const vkey = hex(w.vkey);
+    const raw = Buffer.concat([head(4, 2), byteString(w.vkey), byteString(w.signature)]);
+    const at = items.findIndex((item) => item.vkey === vkey);
+    const kept = items.filter((item, i) => item.vkey !== vkey || i === at);
+    items.length = 0;
+    items.push(...kept);
+    if (at >= 0) items[items.findIndex((item) => item.vkey === vkey)] = { raw, vkey };
+    else items.push({ raw, vkey });
   }
-  const set = new CborWriter();
-  if (tagged) set.writeTag(CborTag.Set);
-  set.writeStartArray(items.length);
-  for (const item of items) set.writeEncodedValue(item);
-  const key0 = set.encode();
+  const key0 = Buffer.concat([
+    tagged ? SET_TAG : Buffer.alloc(0),
+    head(4, items.length),
+    ...items.map((item) => item.raw),
+  ]);
+  const next: Array<[number, Uint8Array]> = read.vkeys
+    ? read.entries.map(([key, raw]) => [key, key === 0 ? key0 : raw])
+    : [[0, key0], ...read.entries];
+  const witnessSet = Buffer.concat([
+    head(5, next.length),
+    ...next.flatMap(([key, raw]) => [head(0, key), raw]),
+  ]);
+  return Buffer.concat([tx.head, tx.body, witnessSet, tx.tail]).toString('hex');
+};
 
-  const out = new CborWriter();
-  const next: Array<[number, Uint8Array]> = existing
-    ? entries.map(([key, raw]) => [key, key === 0 ? key0 : raw])
-    : [[0, key0], ...entries];
-  out.writeStartMap(next.length);
-  for (const [key, raw] of next) out.writeInt(key).writeEncodedValue(raw);
-  return Buffer.concat([tx.head, tx.body, out.encode(), tx.tail]).toString('hex');
+/** The vkey witnesses already in a witness set, read as key and signature. */
+export const existingVkeyWitnesses = (witnessSet: Uint8Array): VkeyWitness[] => {
+  const read = readWitnessSetEntries(witnessSet);
+  return (read.vkeys?.items ?? []).map((item) => {
+    const r = new CborReader(item.raw);
+    const indefinite = r.tuple(2, 'a vkey witness');
+    const vkey = r.bytesValue();
+    const signature = r.bytesValue();
+    r.endTuple(indefinite, 'a vkey witness');
+    return { vkey, signature };
+  });
 };

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { EXCHANGE_ADDRESSES, isTestnetAddress, parseWalletAddress } from '../addresses.js';
+import {
+  EXCHANGE_ADDRESSES,
+  INTENT_POLICY_ID,
+  isTestnetAddress,
+  parseWalletAddress,
+} from '../addresses.js';
 import { hashApiKey, newApiKey } from '../api-keys.js';
 import { ADA, ASSETS, MARKETS, USDM, assetByUnit, fromUnits } from '../assets.js';
 import { ErrorCode, SandboxError } from '../errors.js';
@@ -176,6 +181,7 @@ export function sandboxRoutes(
       deposit_confirmation_ms: facts.confirmationDelayMs,
       withdrawal_delay_ms: facts.withdrawalDelayMs,
       addresses: EXCHANGE_ADDRESSES,
+      intent_policy_id: INTENT_POLICY_ID,
     };
   });
 

@@ -1,27 +1,40 @@
 /**
- * Signed orders per second over HTTP: 8 concurrent clients, each its own account, each order
- * built, signed with the operation key (Ed25519 over blake2b-256 of the body bytes) and
- * submitted, against the sandbox CLI running as a child process (journal fsync included).
- * Prints one JSON line per figure.
+ * Signed orders per second over HTTP: 8 concurrent clients, each its own HD wallet and account,
+ * each order built, then checked and signed through the app's real signing path (the
+ * `TransactionSigner`: decode, intent check against the typed terms, operation key, witness
+ * added without re-encoding the body) and submitted, against the sandbox CLI running as a child
+ * process (journal fsync included). Only the key sources are the bench's own (keys held in
+ * memory instead of the keychain). Prints one JSON line per figure.
  */
-import { Cardano, Serialization } from '@cardano-sdk/core';
-import * as Crypto from '@cardano-sdk/crypto';
-import { HexBlob } from '@cardano-sdk/util';
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import {
+  TransactionSigner,
+  type CancelOrderIntent,
+  type PlaceOrderIntent,
+} from '../../src-main/signing';
+import {
+  accountKeyOf,
+  addressesOf,
+  cryptoIsReady,
+  paymentSigningKeyOf,
+  rootKeyFromEntropy,
+  SigningKey,
+  type WalletRecord,
+} from '../../src-main/wallet';
+import { SandboxTrader, USDM_UNIT } from '../fixtures/cardano/sandbox-session';
 import { quietSandboxArgs, sourceSandboxCommand } from '../harness/sandbox-command';
 
 const CLIENTS = 8;
 const WARMUP_MS = 3_000;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 15) * 1000;
-const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 
-await Crypto.ready();
+await cryptoIsReady();
 const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
 const child = spawn(
   sourceSandboxCommand.command,
@@ -35,129 +48,91 @@ const child = spawn(
 const firstLine = await new Promise<string>((resolve) =>
   createInterface({ input: child.stdout }).once('line', resolve),
 );
-const { url, adminToken } = JSON.parse(firstLine) as { url: string; adminToken: string };
+const { url, adminToken } = JSON.parse(firstLine) as { url: string; adminToken?: string };
 
 const pool = new Pool(url, { connections: CLIENTS * 2 });
 
-async function post<T>(
-  path: string,
-  body: unknown,
-  key?: string,
-  method: 'POST' | 'DELETE' = 'POST',
-): Promise<{ status: number; body: T }> {
-  const response = await pool.request({
-    path,
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(key ? { 'x-api-key': key } : {}),
-      // The sandbox-only routes need the per-run admin token it printed.
-      ...(path.startsWith('/sandbox/') ? { 'x-sandbox-token': adminToken } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+/** A fresh HD wallet (CIP-1852) with an operation key, and the app's signer over them. */
+const walletOf = () => {
+  const account = accountKeyOf(rootKeyFromEntropy(randomBytes(32)));
+  const addresses = addressesOf(account.toPublic(), 0);
+  const payment = new SigningKey(Buffer.from(paymentSigningKeyOf(account)));
+  const operation = new SigningKey(Buffer.from(account.derive([2, 0]).toRawKey().bytes()));
+  const record: WalletRecord = {
+    id: '00000000-0000-4000-8000-000000000000',
+    name: 'Bench',
+    kind: 'full',
+    accountPublicKey: account.toPublic().hex(),
+    operationKeyHash: operation.keyHash,
+    createdAt: new Date().toISOString(),
+  };
+  const signer = new TransactionSigner({
+    session: { withOperationKey: (use) => use(operation) },
+    secrets: { openPaymentKey: () => Promise.resolve(payment) },
+    book: { active: () => Promise.resolve(record) },
+    attempts: { guard: (check) => check() },
   });
-  return { status: response.statusCode, body: (await response.body.json()) as T };
-}
+  return { addresses, operation, signer };
+};
 
-/** Ed25519 key with node:crypto for speed; the same bytes the SDK would produce. */
-class Key {
-  readonly seed = randomBytes(32);
-  readonly sdk = Crypto.Ed25519PrivateKey.fromNormalBytes(this.seed);
-  readonly vkey = this.sdk.toPublic().hex();
-  readonly hash = this.sdk.toPublic().hash().hex();
-  private readonly key = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), this.seed]),
-    format: 'der',
-    type: 'pkcs8',
-  });
-
-  /** The unsigned tx is [body, {}, true, null]: sign the body's hash, add one vkey witness. */
-  signTx(txHex: string): string {
-    let body: string;
-    if (txHex.startsWith('84') && txHex.endsWith('a0f5f6')) {
-      body = txHex.slice(2, -6); // [body, {}, true, null]: the body is everything in between
-    } else {
-      const reader = new Serialization.CborReader(HexBlob(txHex));
-      reader.readStartArray();
-      body = Buffer.from(reader.readEncodedValue()).toString('hex');
-    }
-    const id = Crypto.blake2b.hash(HexBlob(body), 32);
-    const signature = sign(null, Buffer.from(id, 'hex'), this.key).toString('hex');
-    return `84${body}a10081825820${this.vkey}5840${signature}f5f6`;
-  }
-}
-
+const traders: SandboxTrader[] = [];
 async function client(index: number) {
-  const wallet = new Key();
-  const operation = new Key();
-  const address = Cardano.EnterpriseAddress.fromCredentials(Cardano.NetworkId.Testnet, {
-    type: Cardano.CredentialType.KeyHash,
-    hash: Crypto.Hash28ByteBase16(wallet.hash),
-  })
-    .toAddress()
-    .toBech32();
-  const account = await post<{ api_key: string }>('/sandbox/accounts', {
-    address,
-    operation_key_hash: operation.hash,
-  });
-  const key = account.body.api_key;
-  const utxo = await post<unknown>('/sandbox/faucet', {
-    address,
-    amount: [
-      { unit: 'lovelace', quantity: '1000000000000' },
-      { unit: USDM, quantity: '1000000000000' },
-    ],
-  });
-  const deposit = await post<{ tx_hex: string }>(
-    '/accounts/deposit/build',
-    {
-      deposit_amount: [
-        { unit: 'lovelace', quantity: '999000000000' },
-        { unit: USDM, quantity: '999000000000' },
-      ],
-      input_utxos: [utxo.body],
-    },
-    key,
+  const wallet = walletOf();
+  const trader = await new SandboxTrader(
+    url,
+    wallet.addresses.baseAddress,
+    wallet.operation.keyHash,
+    adminToken,
+  ).join();
+  traders.push(trader);
+  const coins = await trader.faucet(1_000_000_000_000n, 1_000_000_000_000n);
+  const deposit = await trader.buildDeposit(
+    new Map([
+      ['lovelace', 999_000_000_000n],
+      [USDM_UNIT, 999_000_000_000n],
+    ]),
+    [coins],
   );
-  await post('/accounts/deposit/submit', { signed_tx: wallet.signTx(deposit.body.tx_hex) }, key);
+  const signedDeposit = await wallet.signer.signFunds(
+    deposit.txHex,
+    deposit.intent,
+    trader.profile,
+    'in-memory key',
+  );
+  await trader.submitFunds('deposit', signedDeposit.signedTxHex);
   const side = index % 2 === 0 ? 'buy' : 'sell';
+  const signTrade = (txHex: string, intent: PlaceOrderIntent | CancelOrderIntent) =>
+    wallet.signer.signTrade(txHex, intent, trader.profile).then((s) => s.signedTxHex);
   return async (): Promise<boolean> => {
-    const built = await post<{ order_id: string; tx_hex: string; code?: number }>(
-      '/order/build',
-      { symbol: 'ADAUSDM', side, type: 'limit', quantity: 10, price: 0.65 },
-      key,
-    );
-    if (built.status !== 200) {
-      if (built.body.code === 4110) {
+    let built: Awaited<ReturnType<SandboxTrader['buildLimitOrder']>>;
+    try {
+      built = await trader.buildLimitOrder({ side, quantity: '10', price: '0.65' });
+    } catch (error) {
+      if (String(error).includes('4110')) {
         const open = await pool.request({
           path: '/accounts/order-records?status=open&limit=250',
           method: 'GET',
-          headers: { 'x-api-key': key },
+          headers: { 'x-api-key': trader.apiKey },
         });
-        const page = (await open.body.json()) as { data: { orders: { id: string }[] }[] };
+        const page = (await open.body.json()) as {
+          data: { orders: { id: string; active_order_utxo_id?: string }[] }[];
+        };
         for (const o of page.data[0]?.orders ?? []) {
-          const c = await post<{ tx_hex: string }>(
-            `/order/${o.id}/build`,
-            undefined,
-            key,
-            'DELETE',
-          );
-          if (c.status === 200)
-            await post(
-              '/order/submit',
-              { signed_tx: operation.signTx(c.body.tx_hex) },
-              key,
-              'DELETE',
-            );
+          const c = await trader.call<{ tx_hex: string }>('DELETE', `/order/${o.id}/build`);
+          if (c.status === 200 && o.active_order_utxo_id) {
+            const signed = await signTrade(c.body.tx_hex, {
+              kind: 'cancel-order',
+              orderId: o.id,
+              orderUtxo: o.active_order_utxo_id,
+            });
+            await trader.call('DELETE', '/order/submit', { signed_tx: signed });
+          }
         }
       }
       return false;
     }
-    const submitted = await post(
-      '/order/submit',
-      { order_id: built.body.order_id, signed_tx: operation.signTx(built.body.tx_hex) },
-      key,
-    );
+    const signed = await signTrade(built.txHex, built.intent);
+    const submitted = await trader.submitOrder(built.orderId, signed);
     return submitted.status === 200;
   };
 }
@@ -186,6 +161,7 @@ stop = true;
 await Promise.all(loops);
 child.kill('SIGTERM');
 await pool.close();
+await Promise.all(traders.map((t) => t.close()));
 
 latencies.sort((a, b) => a - b);
 const at = (p: number) =>
@@ -194,6 +170,7 @@ const at = (p: number) =>
   );
 const extra = {
   clients: CLIENTS,
+  signing: 'the app’s TransactionSigner (decode, intent check, operation key)',
   seconds: Number(seconds.toFixed(1)),
   orders: latencies.length,
   refused: failures,

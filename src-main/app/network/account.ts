@@ -52,9 +52,10 @@ export interface ProfileOptions {
 
 /**
  * The exchange as the signer must know it to check a transaction: network, addresses, keys,
- * assets. The sandbox publishes everything, so its profile is strict; on the real networks what
- * the app cannot know becomes a warning the trader must accept (the operation key cannot
- * withdraw), never a silent signature.
+ * assets, its fee rate and build expiry. The sandbox publishes everything; on the real networks
+ * what the app cannot know (their addresses, the trader's exchange account) is listed as
+ * unverified, which the trader's setting for that network refuses or lets them confirm. The
+ * intent policy defaults to the intent address's script hash, as on the real service.
  */
 export const signingProfile = (
   connection: Connection,
@@ -69,8 +70,13 @@ export const signingProfile = (
     ...(options.accountAddress ? { account: options.accountAddress } : {}),
   },
   operationKeyHash: account.wallet.operationKeyHash,
-  strict: connection.isSandbox,
+  tradingFeeBp: rules.commissionRateBp,
   assets: new Map(rules.assets.map((a) => [a.unit, { name: a.name, decimals: a.decimals }])),
-  ...(connection.isSandbox ? { orderDatum: 'countersign-sandbox-v1' as const } : {}),
+  ...(connection.isSandbox
+    ? {
+        buildExpiry: { orderSeconds: rules.orderTtlSeconds, fundsSeconds: rules.fundsTtlSeconds },
+      }
+    : {}),
+  ...(options.unverifiedOrders ? { unverifiedOrders: options.unverifiedOrders } : {}),
   ...(account.accountId ? { accountId: account.accountId } : {}),
 });

@@ -24,7 +24,7 @@ export interface ExchangeRules {
   withdrawalFeeLovelace: bigint;
   orderTtlSeconds: number;
   fundsTtlSeconds: number;
-  addresses: { order?: string; deposit?: string; treasury?: string };
+  addresses: { intent?: string; deposit?: string; treasury?: string };
   /** L1 fee parameters, to show a deposit's fee before it is built. */
   l1Fee: { a: bigint; b: bigint } | null;
 }
@@ -89,7 +89,7 @@ export const sandboxRules = (profile: SandboxNetwork): ExchangeRules => ({
   orderTtlSeconds: profile.orderTtlSeconds,
   fundsTtlSeconds: profile.fundsTtlSeconds,
   addresses: {
-    ...(profile.addresses['order'] ? { order: profile.addresses['order'] } : {}),
+    ...(profile.addresses['intent'] ? { intent: profile.addresses['intent'] } : {}),
     ...(profile.addresses['deposit'] ? { deposit: profile.addresses['deposit'] } : {}),
     ...(profile.addresses['treasury'] ? { treasury: profile.addresses['treasury'] } : {}),
   },

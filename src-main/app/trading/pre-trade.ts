@@ -33,6 +33,8 @@ export interface PreTradeResult extends OrderPreview {
   lockUnit: string;
   /** For a market buy: the lock is at most this (the exchange may lock less). */
   lockIsUpperBound: boolean;
+  /** The best price on the book the order takes from (ask for a buy, bid for a sell), if any. */
+  bestPrice: Money | null;
 }
 
 /**
@@ -189,5 +191,6 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
     lockAmount,
     lockUnit,
     lockIsUpperBound,
+    bestPrice: order.side === 'buy' ? context.bestAsk : context.bestBid,
   };
 };

@@ -8,7 +8,7 @@ import { OPEN_STATUSES, type Order } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { Money, toSmallestUnit } from '../../../src-shared/money';
 import { ExchangeError, type ExchangeClient } from '../../exchange';
-import type { TransactionSigner } from '../../signing';
+import type { CancelOrderIntent, PlaceOrderIntent, TransactionSigner } from '../../signing';
 import type { SettingsStore } from '../../store/settings';
 import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
@@ -30,7 +30,36 @@ export interface TradingDeps {
   accountAddress: (connection: Connection, account: TradingAccount) => Promise<string | undefined>;
 }
 
-const PRICE_TICK_DECIMALS = 4;
+/** What an open order still locks, in smallest units, as its record states it. */
+const lockedBy = (order: Order, rules: ExchangeRules): Map<string, bigint> => {
+  const market = marketOf(rules, order.symbol);
+  const locked = new Map<string, bigint>();
+  if (!market) return locked;
+  for (const [unit, amount] of [
+    [market.baseUnit, order.lockedBaseQty],
+    [market.quoteUnit, order.lockedQuoteQty],
+  ] as const) {
+    const { decimals } = assetOf(rules, unit);
+    const q = toSmallestUnit(amount.toDecimalPlaces(decimals, Money.ROUND_UP), decimals);
+    if (q > 0n) locked.set(unit, q);
+  }
+  return locked;
+};
+
+/**
+ * The worst price a market order may fill at, as the trader accepted it: the best price they saw
+ * (the best ask for a buy, the best bid for a sell) moved by their slippage limit against them.
+ * Null when they set no limit (any price), or when no price was seen: then the signer checks
+ * that the order's datum states no limit either, or refuses.
+ */
+const worstAcceptedPrice = (order: OrderRequest, seen: Money | null): Money | null => {
+  if (order.slippageBp === undefined) return null;
+  if (seen === null) return new Money(0);
+  const bp = new Money(order.slippageBp);
+  return seen
+    .times(order.side === 'buy' ? bp.plus(10_000) : new Money(10_000).minus(bp))
+    .div(10_000);
+};
 
 const describeOrder = (order: OrderRequest, base: string, quote: string): string => {
   const verb = order.side === 'buy' ? 'Buy' : 'Sell';
@@ -104,7 +133,13 @@ export class TradingService {
 
   async preview(order: OrderRequest): Promise<OrderPreview> {
     const { result } = await this.#check(order);
-    const { lockAmount: _a, lockUnit: _u, lockIsUpperBound: _b, ...preview } = result;
+    const {
+      lockAmount: _a,
+      lockUnit: _u,
+      lockIsUpperBound: _b,
+      bestPrice: _p,
+      ...preview
+    } = result;
     return preview;
   }
 
@@ -149,8 +184,8 @@ export class TradingService {
           ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
           : {}),
       });
-      const intent = {
-        kind: 'place-order' as const,
+      const intent: PlaceOrderIntent = {
+        kind: 'place-order',
         lock: {
           unit: result.lockUnit,
           quantity: lockQuantity,
@@ -160,13 +195,14 @@ export class TradingService {
           orderId: built.orderId,
           side: order.side,
           type: order.type,
-          priceTicks: toSmallestUnit(price ?? new Money(0), PRICE_TICK_DECIMALS),
+          baseUnit: market.baseUnit,
+          quoteUnit: market.quoteUnit,
           quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
-          slippageBp: BigInt(order.slippageBp ?? 0),
+          price: price ?? worstAcceptedPrice(order, result.bestPrice),
         },
       };
       const review = await this.deps.signer.review(built.txHex, intent, profile);
-      const orderOutput = review.decoded.outputs.find((o) => o.party === 'exchange-order');
+      const orderOutput = review.decoded.outputs.find((o) => o.party === 'exchange-intent');
       return this.deps.operations.register(operation, {
         kind: 'place-order',
         title,
@@ -246,10 +282,20 @@ export class TradingService {
       const account = await activeAccount(this.deps.book, connection);
       const { txHex } = await client.buildCancel(order.id);
       this.deps.operations.progress(operation, 'checking');
+      const { unverifiedOrders } = await this.deps.settings.read();
       const profile = signingProfile(connection, account, rules, {
         accountAddress: await this.deps.accountAddress(connection, account),
+        ...(connection.choice.name !== 'sandbox'
+          ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
+          : {}),
       });
-      const intent = { kind: 'cancel-order' as const, orderUtxo: order.activeOrderUtxoId ?? '' };
+      const intent: CancelOrderIntent = {
+        kind: 'cancel-order',
+        orderId: order.id,
+        orderUtxo: order.activeOrderUtxoId ?? '',
+        // The sandbox's records state exactly what an order locks; the cancel must return it.
+        ...(connection.isSandbox ? { refund: lockedBy(order, rules) } : {}),
+      };
       const review = await this.deps.signer.review(txHex, intent, profile);
       return this.deps.operations.register(operation, {
         kind: 'cancel-order',

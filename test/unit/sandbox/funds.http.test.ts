@@ -164,9 +164,12 @@ describe('withdrawals', () => {
     const tx = decodeTx(built.body.tx_hex);
     expect(tx.body.requiredExtraSignatures).toEqual([t.wallet.hash]);
     expect(tx.body.requiredExtraSignatures).not.toContain(t.operation.hash);
-    expect(tx.body.outputs).toHaveLength(1);
+    // The payout, then the request at the intent address (WithdrawalIntent, one minted token).
+    expect(tx.body.outputs).toHaveLength(2);
     expect(tx.body.outputs[0]?.address).toBe(t.address);
     expect(tx.body.outputs[0]?.value.coins).toBe(40_000_000n);
+    expect(tx.body.outputs[1]?.datum).toBeDefined();
+    expect(tx.body.mint?.size).toBe(1);
 
     const byOperationKey = await t.request<{ code: number }>(
       'POST',

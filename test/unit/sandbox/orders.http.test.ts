@@ -1,6 +1,9 @@
+import { Cardano } from '@cardano-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_ADDRESSES } from '../../../src-sandbox/addresses.js';
 import {
   Trader,
+  USDM_UNIT,
   call,
   decodeTx,
   readyCrypto,
@@ -248,8 +251,13 @@ describe('placing orders', () => {
       'GET',
       `/sandbox/accounts/${t.accountId}`,
     );
-    expect(tx.body.outputs).toHaveLength(1);
-    expect(tx.body.outputs[0]?.address).toBe(account.body.exchange_address);
+    // The order's token moves to the intent address under CancelOrderIntent; its funds go back.
+    expect(tx.body.outputs).toHaveLength(2);
+    expect(tx.body.outputs[0]?.address).toBe(EXCHANGE_ADDRESSES.intent);
+    expect(tx.body.outputs[0]?.datum).toBeDefined();
+    expect(tx.body.outputs[1]?.address).toBe(account.body.exchange_address);
+    expect(tx.body.outputs[1]?.value.assets?.get(Cardano.AssetId(USDM_UNIT))).toBe(50_000_000n);
+    expect(tx.body.mint).toBeUndefined();
     expect(tx.body.fee).toBe(0n);
     const submitted = await t.request<{ tx_hash: string }>('DELETE', '/order/submit', {
       signed_tx: t.operation.sign(built.body.tx_hex),

@@ -103,8 +103,9 @@ describe('sandbox-only endpoints', () => {
       network_id: 0,
       commission_rate_bp: 10,
       markets: [{ symbol: 'ADAUSDM' }, { symbol: 'NIGHTUSDM' }],
+      intent_policy_id: expect.stringMatching(/^[0-9a-f]{56}$/),
       addresses: {
-        order: expect.stringMatching(/^addr_test1w/),
+        intent: expect.stringMatching(/^addr_test1w/),
         deposit: expect.stringMatching(/^addr_test1w/),
         treasury: expect.stringMatching(/^addr_test1w/),
       },

@@ -6,8 +6,7 @@ import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   makeParties,
   nonCanonical,
-  orderBody,
-  serialize,
+  sellOrder,
   type Parties,
 } from '../../../fixtures/cardano/exchange-transactions';
 import { verifyEd25519 } from '../../../fixtures/cardano/verify-ed25519';
@@ -31,7 +30,7 @@ describe('witnesses added without re-encoding', () => {
   ])(
     'keeps the %s body bytes and the tx id; the signature verifies with node:crypto',
     (_n, shape) => {
-      const txHex = shape(serialize(orderBody(p)));
+      const txHex = shape(sellOrder(p).txHex);
       const before = splitTransaction(txHex);
       const id = transactionIdOf(before.body);
       const signed = signWith(txHex, p.operationKey);
@@ -58,7 +57,7 @@ describe('witnesses added without re-encoding', () => {
   );
 
   it('the non-canonical fixture really differs from what the SDK would re-encode', () => {
-    const txHex = nonCanonical(serialize(orderBody(p)));
+    const txHex = nonCanonical(sellOrder(p).txHex);
     const body = splitTransaction(txHex).body;
     const reencoded = Serialization.TransactionBody.fromCore(
       Serialization.TransactionBody.fromCbor(
@@ -69,7 +68,7 @@ describe('witnesses added without re-encoding', () => {
   });
 
   it('keeps earlier witnesses and never adds the same key twice', () => {
-    const once = signWith(serialize(orderBody(p)), p.userKey);
+    const once = signWith(sellOrder(p).txHex, p.userKey);
     const twice = signWith(once, p.operationKey);
     const again = signWith(twice, p.operationKey);
     const vkeys = Serialization.Transaction.fromCbor(Serialization.TxCBOR(again))
@@ -88,8 +87,8 @@ describe('witnesses added without re-encoding', () => {
     ['not hex', 'zz'],
     ['odd length', 'abc'],
     ['not a transaction', '01'],
-    ['a truncated transaction', serialize(orderBody(makeParties())).slice(0, 60)],
-    ['trailing bytes', `${serialize(orderBody(makeParties()))}00`],
+    ['a truncated transaction', sellOrder(makeParties()).txHex.slice(0, 60)],
+    ['trailing bytes', `${sellOrder(makeParties()).txHex}00`],
   ])('refuses %s as INVALID_TRANSACTION', (_name, hex) => {
     expect(() => splitTransaction(hex)).toThrow(
       expect.objectContaining({ code: ErrorCode.InvalidTransaction }),
