@@ -32,7 +32,7 @@ const clients: ExchangeClient[] = [];
 beforeAll(async () => {
   await readyCrypto();
   sandbox = await startTestSandbox();
-  admin = new SandboxAdmin({ baseUrl: sandbox.url });
+  admin = new SandboxAdmin({ baseUrl: sandbox.url, adminToken: sandbox.adminToken });
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -117,7 +117,10 @@ describe('the sandbox admin client', () => {
     const trader = new Trader(sandbox.url);
     const paid = await admin.faucet(trader.address, [{ unit: 'lovelace', quantity: 25n * ADA }]);
     const viaAdmin = await admin.utxos(trader.address);
-    const chain = new SandboxChain(async () => sandbox.url);
+    const chain = new SandboxChain(async () => ({
+      baseUrl: sandbox.url,
+      adminToken: sandbox.adminToken,
+    }));
     const viaChain = await chain.utxosAt(trader.address);
     await chain.close();
     expect(viaAdmin).toEqual([paid]);
@@ -350,7 +353,10 @@ describe('rate limits', () => {
   it("honours the sandbox's 429 and its reset, then succeeds", async () => {
     const limited = await startTestSandbox({ rateLimit: { max: 3, windowMs: 1_000 } });
     try {
-      const limitedAdmin = new SandboxAdmin({ baseUrl: limited.url });
+      const limitedAdmin = new SandboxAdmin({
+        baseUrl: limited.url,
+        adminToken: limited.adminToken,
+      });
       const trader = new Trader(limited.url);
       const opened = await limitedAdmin.openAccount({
         address: trader.address,
