@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { createWalletFromUi } from './wallet-steps';
 
 test('the shell shows every section and the app:info travelling from main', async ({
   page,
@@ -18,6 +19,9 @@ test('the shell shows every section and the app:info travelling from main', asyn
   await expect(status).toContainText('Sandbox');
   await expect(status).toContainText('No wallet');
   await expect(status).toContainText('v0.1.0');
+  // A new install opens on onboarding; the sections come once there is a wallet.
+  await createWalletFromUi(page);
+  await page.getByRole('button', { name: 'Go to Trade' }).click();
 
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('button', { name: 'Trade' })).toHaveAttribute('aria-current', 'page');
@@ -55,6 +59,12 @@ test('the shell shows every section and the app:info travelling from main', asyn
 
 test('the theme switches between light and dark and is remembered', async ({ page, harness }) => {
   await page.goto(`${harness.url}#/settings`);
+  await createWalletFromUi(page);
+  await page.getByRole('button', { name: 'Go to Trade' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Settings' })
+    .click();
   const html = page.locator('html');
   await page.getByText('Light', { exact: true }).click();
   await expect(html).toHaveAttribute('data-theme', 'light');
@@ -90,9 +100,11 @@ test('the renderer has no network: the CSP blocks any fetch it tries', async ({
 
 test('a page without the token gets no api and says what to do', async ({ page, harness }) => {
   await page.goto(harness.origin);
-  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(
-    'Open the address the harness printed',
-  );
+  const lost = page.getByRole('alert').filter({
+    has: page.getByRole('heading', { name: 'Countersign cannot reach its main process' }),
+  });
+  await expect(lost).toContainText('Open the address the harness printed');
+  await expect(lost.getByRole('button', { name: 'Try again' })).toBeVisible();
 });
 
 test('using the app tells main the trader is active (for the idle auto-lock)', async ({
@@ -106,8 +118,11 @@ test('using the app tells main the trader is active (for the idle auto-lock)', a
     return dispatch(channel, payload);
   };
   await page.goto(harness.url);
-  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Sandbox');
-  expect(seen).not.toContain('session:touch');
+  await createWalletFromUi(page);
+  // A fresh page: its first use is the one that counts.
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  seen.length = 0;
   await page.getByRole('button', { name: 'Orders' }).click();
   await expect.poll(() => seen.filter((c) => c === 'session:touch').length).toBe(1);
   // A burst of use is one ping, not one per click.

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createAppServices, type AppServices } from '../../src-main/app';
 import { silentLogger, type Logger } from '../../src-main/log';
+import type { SecretStore } from '../../src-main/wallet/secret-store';
 import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/renderer-files';
 import type { SendEvent } from '../../src-shared/contract';
 import type { NetworkChoice } from '../../src-shared/network';
@@ -22,8 +23,13 @@ export interface HarnessOptions {
   port?: number;
   network?: NetworkChoice;
   logger?: Logger;
-  /** Start the embedded sandbox exchange (from source) as Electron's main would; default true. */
-  sandbox?: boolean;
+  /**
+   * Start the embedded sandbox exchange (from source) as Electron's main would (default true),
+   * or use one already running at this address (a test's own, or a proxy in front of it).
+   */
+  sandbox?: boolean | { url: string; adminToken?: string };
+  /** Where sealed secrets go; the OS keychain unless a bench or test gives another. */
+  secretStore?: SecretStore;
 }
 
 export interface Harness {
@@ -81,7 +87,10 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
     network: options.network ?? { name: 'sandbox' },
     logger: options.logger ?? silentLogger,
     send,
-    ...(options.sandbox === false ? {} : { sandbox: sourceSandboxCommand }),
+    ...(options.secretStore ? { secretStore: options.secretStore } : {}),
+    ...(options.sandbox === false
+      ? {}
+      : { sandbox: typeof options.sandbox === 'object' ? options.sandbox : sourceSandboxCommand }),
   });
   const clientScript = await buildClientScript();
 

@@ -1,5 +1,5 @@
-import { render, screen } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
 import StatusBar from './StatusBar.svelte';
 
 const info = {
@@ -10,33 +10,78 @@ const info = {
   runtime: 'electron' as const,
 };
 
+const base = {
+  info,
+  network: 'production' as const,
+  networkLabel: 'Production (mainnet)',
+  connection: null,
+};
+
 describe('StatusBar', () => {
-  it('shows the network and the lock state a trader must always see', () => {
+  it('shows the network, the exchange connection and the lock state a trader must always see', () => {
     render(StatusBar, {
-      info,
+      ...base,
       session: { state: 'unlocked', walletName: 'Savings' },
-      error: null,
+      connection: { state: 'live', network: 'production', detail: 'Streams up', since: '' },
     });
     const bar = screen.getByRole('contentinfo', { name: 'Status' });
     expect(bar.textContent).toContain('Production (mainnet)');
-    expect(bar.textContent).toContain('Unlocked · Savings');
+    expect(bar.textContent).toContain('Exchange: Live');
+    expect(bar.textContent).toMatch(/Unlocked\s+· Savings/);
     expect(bar.textContent).toContain('v1.2.3');
     expect(bar.textContent).not.toContain('Harness');
   });
 
   it('says when there is no wallet and when the wallet is locked', async () => {
     const { rerender } = render(StatusBar, {
-      info,
+      ...base,
       session: { state: 'no-wallet', walletName: null },
-      error: null,
     });
     expect(screen.getByTitle('Trading session').textContent).toContain('No wallet');
-    await rerender({ info, session: { state: 'locked', walletName: 'Main' }, error: null });
-    expect(screen.getByTitle('Trading session').textContent).toContain('Locked · Main');
+    await rerender({ ...base, session: { state: 'locked', walletName: 'Main' } });
+    expect(screen.getByTitle('Trading session').textContent).toMatch(/Locked\s+· Main/);
   });
 
-  it('shows a failure to reach main as an alert, in words', () => {
-    render(StatusBar, { info: null, session: null, error: 'Countersign lost contact.' });
-    expect(screen.getByRole('alert').textContent).toBe('Countersign lost contact.');
+  it('offers Lock while unlocked and Unlock while locked', async () => {
+    const onlock = vi.fn();
+    const onunlock = vi.fn();
+    const { rerender } = render(StatusBar, {
+      ...base,
+      session: { state: 'unlocked', walletName: 'Main' },
+      onlock,
+      onunlock,
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Lock' }));
+    expect(onlock).toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Unlock' })).toBeNull();
+    await rerender({ ...base, session: { state: 'locked', walletName: 'Main' }, onlock, onunlock });
+    await fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
+    expect(onunlock).toHaveBeenCalled();
+  });
+
+  it('says the exchange is offline in words, with main’s detail on hover', () => {
+    render(StatusBar, {
+      ...base,
+      session: null,
+      connection: {
+        state: 'offline',
+        network: 'production',
+        detail: 'No answer from api.deltadefi.io for 30 s.',
+        since: '',
+      },
+    });
+    const item = screen.getByTitle('No answer from api.deltadefi.io for 30 s.');
+    expect(item.textContent).toContain('Exchange: Offline');
+  });
+
+  it('names the watch-only wallet as such and counts unread activity', () => {
+    render(StatusBar, {
+      ...base,
+      session: { state: 'locked', walletName: 'Cold', walletKind: 'watch-only' },
+      unread: 3,
+      onactivity: vi.fn(),
+    });
+    expect(screen.getByTitle('Trading session').textContent).toContain('(watch-only)');
+    expect(screen.getByRole('button', { name: /Activity/ }).textContent).toContain('3');
   });
 });

@@ -1,69 +1,104 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { Api, SessionStatus } from '../../../../src-shared/contract';
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../../src-shared/errors';
+import { FakeMain, mainError } from '../testing/fake-main';
+import { fakeMain, INFO, SETTINGS, WALLET_ID } from '../testing/frame';
 import { AppStatus } from './app-status.svelte';
 
-const info = {
-  name: 'Countersign',
-  version: '0.1.0',
-  network: 'sandbox' as const,
-  dataDir: '/d',
-  runtime: 'harness' as const,
-};
-
-const fakeApi = (overrides: { infoFails?: boolean } = {}) => {
-  let push: ((status: SessionStatus) => void) | null = null;
-  const stop = vi.fn();
-  const api = {
-    app: {
-      info: vi.fn(async () =>
-        overrides.infoFails
-          ? {
-              ok: false as const,
-              error: { code: 'INTERNAL' as const, message: 'Something went wrong. Try again.' },
-            }
-          : { ok: true as const, value: info },
-      ),
-    },
-    session: {
-      status: vi.fn(async () => ({
-        ok: true as const,
-        value: { state: 'no-wallet' as const, walletName: null },
-      })),
-    },
-    on: vi.fn((_name: string, listener: (status: SessionStatus) => void) => {
-      push = listener;
-      return stop;
-    }),
-  };
-  return { api: api as unknown as Api, push: (s: SessionStatus) => push?.(s), stop };
-};
-
-describe('AppStatus', () => {
-  it('loads the app info and the lock state', async () => {
-    const { api } = fakeApi();
-    const status = new AppStatus(api);
+describe('AppStatus, the one truth of the frame', () => {
+  it('loads the app, the lock state, the settings, the wallets and the connection', async () => {
+    const main = fakeMain({
+      'settings:connection': () => ({
+        state: 'live',
+        network: 'sandbox',
+        detail: 'Streams up.',
+        since: '2025-01-01T00:00:00Z',
+      }),
+    });
+    const status = new AppStatus(main.api);
     await status.load();
-    expect(status.info).toEqual(info);
-    expect(status.session).toEqual({ state: 'no-wallet', walletName: null });
-    expect(status.error).toBeNull();
+    expect(status.info).toEqual(INFO);
+    expect(status.session?.state).toBe('unlocked');
+    expect(status.settings?.theme).toBe('dark');
+    expect(status.activeWallet?.id).toBe(WALLET_ID);
+    expect(status.connection?.state).toBe('live');
+    expect(status.networkLabel).toBe('Sandbox');
     expect(status.loading).toBe(false);
+    expect(status.mainLost).toBeNull();
   });
 
-  it('follows session:changed events until disposed', async () => {
-    const { api, push, stop } = fakeApi();
-    const status = new AppStatus(api);
+  it('follows main’s events for the session, the settings and the connection until disposed', async () => {
+    const main = fakeMain();
+    const status = new AppStatus(main.api);
     await status.load();
-    push({ state: 'unlocked', walletName: 'Main' });
-    expect(status.session).toEqual({ state: 'unlocked', walletName: 'Main' });
+    main.emit('session:changed', { state: 'locked', walletName: 'Main', lockReason: 'idle' });
+    expect(status.session).toEqual({ state: 'locked', walletName: 'Main', lockReason: 'idle' });
+    expect(status.unlocked).toBe(false);
+    main.emit('settings:changed', { ...SETTINGS, network: { name: 'staging' } });
+    expect(status.network).toBe('staging');
+    expect(status.networkLabel).toBe('Staging (preprod)');
+    main.emit('exchange:connection', {
+      state: 'offline',
+      network: 'staging',
+      detail: 'No answer for 30 s.',
+      since: '2025-01-01T00:00:00Z',
+    });
+    expect(status.connection?.state).toBe('offline');
     status.dispose();
-    expect(stop).toHaveBeenCalled();
+    expect(main.listenerCount('session:changed')).toBe(0);
+    expect(main.listenerCount('exchange:connection')).toBe(0);
   });
 
-  it("shows main's message when a call fails", async () => {
-    const { api } = fakeApi({ infoFails: true });
-    const status = new AppStatus(api);
+  it('still works when the settings cannot be read, and says why', async () => {
+    const main = fakeMain({
+      'settings:get': () => {
+        throw mainError(ErrorCode.Internal, 'The settings file could not be read.');
+      },
+    });
+    const status = new AppStatus(main.api);
+    await status.load();
+    expect(status.settings).toBeNull();
+    expect(status.settingsError).toBe('The settings file could not be read.');
+    expect(status.network).toBe('sandbox');
+    expect(status.session?.state).toBe('unlocked');
+  });
+
+  it("shows main's message when the frame cannot load", async () => {
+    const main = new FakeMain({
+      'app:info': () => {
+        throw mainError(ErrorCode.Internal, 'Something went wrong. Try again.');
+      },
+      'session:status': () => ({ state: 'no-wallet', walletName: null }),
+    });
+    const status = new AppStatus(main.api);
     await status.load();
     expect(status.error).toBe('Something went wrong. Try again.');
     expect(status.info).toBeNull();
+    expect(status.mainLost).toBeNull();
+  });
+
+  it('marks main as lost when the page is refused', async () => {
+    const main = new FakeMain({
+      'app:info': () => {
+        throw mainError(ErrorCode.ForbiddenSender, 'Open the address the harness printed.');
+      },
+      'session:status': () => ({ state: 'no-wallet', walletName: null }),
+    });
+    const status = new AppStatus(main.api);
+    await status.load();
+    expect(status.mainLost).toBe('Open the address the harness printed.');
+  });
+
+  it('switches network through main and takes main’s answer as the truth', async () => {
+    const main = fakeMain({
+      'settings:setNetwork': ({ network }) => ({ ...SETTINGS, network }),
+    });
+    const status = new AppStatus(main.api);
+    await status.load();
+    await status.setNetwork({ name: 'staging' });
+    expect(main.callsTo('settings:setNetwork')).toEqual([{ network: { name: 'staging' } }]);
+    expect(status.network).toBe('staging');
+    // The lock state and the wallets are read again: nothing of one network shows on another.
+    expect(main.callsTo('session:status')).toHaveLength(2);
+    expect(main.callsTo('wallet:list')).toHaveLength(2);
   });
 });

@@ -1,26 +1,65 @@
-import type { Api, AppInfo, SessionStatus } from '../../../../src-shared/contract';
-import { messageOf, unwrap } from '../api';
+import type {
+  Api,
+  AppInfo,
+  ConnectionState,
+  SessionStatus,
+  Settings,
+  WalletList,
+  WalletSummary,
+} from '../../../../src-shared/contract';
+import type { Serialized } from '../../../../src-shared/domain/amount';
+import {
+  NETWORK_LABELS,
+  type NetworkChoice,
+  type NetworkName,
+} from '../../../../src-shared/network';
+import { isMainLost, messageOf, onMainConnection, unwrap } from '../api';
+
+export type SettingsValue = Serialized<Settings>;
 
 /**
- * What the frame around every screen shows: which app and exchange this is, and whether the
- * trading session is locked. Loaded once, then kept current by `session:changed` events.
+ * The one truth every screen reads: which app and exchange this is, the active wallet and whether
+ * its trading session is locked, the trader's settings and the live state of the exchange
+ * connection. Loaded once, then kept current by main's events; nothing here is guessed locally.
  */
 export class AppStatus {
   info = $state<AppInfo | null>(null);
   session = $state<SessionStatus | null>(null);
+  settings = $state<SettingsValue | null>(null);
+  /** Why the settings could not be read (the rest of the app still works). */
+  settingsError = $state<string | null>(null);
+  connection = $state<ConnectionState | null>(null);
+  wallets = $state<WalletSummary[]>([]);
+  /** Set when main cannot be reached at all: the whole window says so. */
+  mainLost = $state<string | null>(null);
+  /** A failure to load the frame itself. */
   error = $state<string | null>(null);
   loading = $state(true);
 
-  private stopListening: (() => void) | null = null;
+  /** The exchange in use: the trader's setting once read, else what the app started on. */
+  readonly network: NetworkName | null = $derived(
+    this.settings?.network.name ?? this.info?.network ?? null,
+  );
+  readonly networkLabel: string = $derived(this.network ? NETWORK_LABELS[this.network] : '…');
+  readonly activeWallet: WalletSummary | null = $derived(
+    this.wallets.find((w) => w.active) ??
+      this.wallets.find((w) => w.id === this.session?.walletId) ??
+      null,
+  );
+  readonly lockState = $derived(this.session?.state ?? null);
+  readonly unlocked: boolean = $derived(this.session?.state === 'unlocked');
+  readonly watchOnly: boolean = $derived(
+    (this.session?.walletKind ?? this.activeWallet?.kind) === 'watch-only',
+  );
+
+  private stops: Array<() => void> = [];
 
   constructor(private readonly api: Api) {}
 
   async load(): Promise<void> {
     this.loading = true;
     this.error = null;
-    this.stopListening ??= this.api.on('session:changed', (status) => {
-      this.session = status;
-    });
+    if (this.stops.length === 0) this.listen();
     try {
       const [info, session] = await Promise.all([
         unwrap(this.api.app.info()),
@@ -28,15 +67,96 @@ export class AppStatus {
       ]);
       this.info = info;
       this.session = session;
+      this.mainLost = null;
     } catch (error) {
       this.error = messageOf(error);
-    } finally {
+      if (isMainLost(error)) this.mainLost = this.error;
       this.loading = false;
+      return;
+    }
+    await Promise.all([this.loadSettings(), this.loadConnection(), this.loadWallets()]);
+    this.loading = false;
+  }
+
+  private listen(): void {
+    this.stops.push(
+      onMainConnection((message) => {
+        this.mainLost = message;
+      }),
+      this.api.on('session:changed', (status) => {
+        this.session = status;
+        void this.loadWallets();
+      }),
+      this.api.on('settings:changed', (settings) => {
+        this.settings = settings;
+        this.settingsError = null;
+      }),
+      this.api.on('exchange:connection', (connection) => {
+        this.connection = connection;
+      }),
+    );
+  }
+
+  async loadSettings(): Promise<void> {
+    try {
+      this.settings = await unwrap(this.api.settings.get());
+      this.settingsError = null;
+    } catch (error) {
+      this.settingsError = messageOf(error);
     }
   }
 
+  async loadConnection(): Promise<void> {
+    try {
+      this.connection = await unwrap(this.api.settings.connection());
+    } catch {
+      // Until main reports one, the status bar says it does not know yet.
+    }
+  }
+
+  async loadWallets(): Promise<void> {
+    try {
+      const list: WalletList = await unwrap(this.api.wallet.list());
+      this.wallets = list.wallets;
+    } catch {
+      // The session status still names the wallet; the list fills in on the next change.
+    }
+  }
+
+  /** Saves part of the settings; main answers the whole, which becomes the truth. */
+  async updateSettings(patch: Parameters<Api['settings']['update']>[0]): Promise<SettingsValue> {
+    const settings = await unwrap(this.api.settings.update(patch));
+    this.settings = settings;
+    return settings;
+  }
+
+  async setNetwork(network: NetworkChoice): Promise<SettingsValue> {
+    const settings = await unwrap(this.api.settings.setNetwork({ network }));
+    this.settings = settings;
+    await Promise.all([this.loadConnection(), this.loadWallets(), this.refreshSession()]);
+    return settings;
+  }
+
+  async refreshSession(): Promise<void> {
+    try {
+      this.session = await unwrap(this.api.session.status());
+    } catch (error) {
+      if (isMainLost(error)) this.mainLost = messageOf(error);
+    }
+  }
+
+  async lock(): Promise<void> {
+    this.session = await unwrap(this.api.session.lock());
+  }
+
+  async unlock(password: string): Promise<SessionStatus> {
+    const status = await unwrap(this.api.session.unlock({ password }));
+    this.session = status;
+    return status;
+  }
+
   dispose(): void {
-    this.stopListening?.();
-    this.stopListening = null;
+    for (const stop of this.stops) stop();
+    this.stops = [];
   }
 }

@@ -7,12 +7,15 @@ const isPreference = (value: unknown): value is ThemePreference =>
   value === 'system' || value === 'light' || value === 'dark';
 
 /**
- * The colour theme: the user's preference (remembered on this machine) and what it resolves to
- * given the system's. Applying it sets `data-theme` on <html>, which switches the tokens.
+ * The colour theme: the trader's preference and what it resolves to given the system's. The
+ * preference is kept by main with the other settings (`fromSettings`, the truth once read); a copy
+ * on this machine paints the first frame in the right colours before main has answered. Applying
+ * it sets `data-theme` on <html>, which switches the tokens.
  */
 export class Theme {
-  preference = $state<ThemePreference>('system');
+  local = $state<ThemePreference>('system');
   systemPrefersDark = $state(true);
+  readonly preference: ThemePreference = $derived.by(() => this.fromSettings() ?? this.local);
   readonly resolved: ResolvedTheme = $derived(
     this.preference === 'system' ? (this.systemPrefersDark ? 'dark' : 'light') : this.preference,
   );
@@ -23,9 +26,10 @@ export class Theme {
       'getItem' | 'setItem'
     > | null = globalThis.localStorage ?? null,
     media: MediaQueryList | null = globalThis.matchMedia?.('(prefers-color-scheme: dark)') ?? null,
+    private readonly fromSettings: () => ThemePreference | null = () => null,
   ) {
     const saved = this.storage?.getItem(STORAGE_KEY);
-    if (isPreference(saved)) this.preference = saved;
+    if (isPreference(saved)) this.local = saved;
     if (media) {
       this.systemPrefersDark = media.matches;
       media.addEventListener('change', (event) => {
@@ -35,11 +39,14 @@ export class Theme {
   }
 
   set(preference: ThemePreference): void {
-    this.preference = preference;
+    this.local = preference;
     this.storage?.setItem(STORAGE_KEY, preference);
   }
 
   apply(root: HTMLElement = document.documentElement): void {
     root.dataset['theme'] = this.resolved;
+    if (this.storage?.getItem(STORAGE_KEY) !== this.preference) {
+      this.storage?.setItem(STORAGE_KEY, this.preference);
+    }
   }
 }

@@ -1,0 +1,165 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import { ErrorCode } from '../../../../src-shared/errors';
+import type { RunOperation } from '../operations/context';
+import { mainError } from '../testing/fake-main';
+import { fakeMain, frameOver, WALLET_ID } from '../testing/frame';
+import { operationResult, preparedDeposit } from '../testing/prepared';
+import WithApp from '../testing/WithApp.svelte';
+import FundsView from './FundsView.svelte';
+
+const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
+
+const overview = (
+  pending: Array<{ kind: 'deposit' | 'withdrawal'; txHash: string; title: string }> = [],
+) => ({
+  exchange: [
+    { asset: 'ADA', unit: 'lovelace', free: '120.5', locked: '30' },
+    { asset: 'USDM', unit: USDM, free: '45.25', locked: '0' },
+  ],
+  readAt: '2025-01-01T12:00:00Z',
+  pending: pending.map((p) => ({ ...p, submittedAt: '2025-01-01T12:00:00Z' })),
+});
+
+const walletBalance = {
+  walletId: WALLET_ID,
+  network: 'sandbox' as const,
+  address: 'addr_test1qqexampleaddress',
+  assets: [
+    { unit: 'lovelace', name: 'ADA', quantity: '500000000', amount: '500' },
+    { unit: USDM, name: 'USDM', quantity: '100000000', amount: '100' },
+  ],
+  utxoCount: 2,
+};
+
+const show = async (
+  handlers: Parameters<typeof fakeMain>[0] = {},
+  run: RunOperation = vi.fn(async () => null),
+  state: 'unlocked' | 'locked' = 'unlocked',
+) => {
+  const main = fakeMain(
+    {
+      'funds:overview': () => overview(),
+      'wallet:balance': () => walletBalance,
+      'funds:rules': () => ({
+        minDepositLovelace: '2000000',
+        minWithdrawalLovelace: '2000000',
+        withdrawalFeeLovelace: '1000000',
+      }),
+      ...handlers,
+    },
+    state,
+  );
+  const app = await frameOver(main);
+  render(WithApp, {
+    props: { app, run, component: FundsView, props: { onunlock: async () => true } },
+  });
+  return { main, app, run };
+};
+
+describe('Funds', () => {
+  it('shows free and locked per asset beside the wallet’s coins, numbers exact', async () => {
+    await show();
+    const exchange = await screen.findByRole('table', { name: 'Exchange balances' });
+    const ada = within(exchange).getByRole('row', { name: /ADA/ });
+    expect(
+      within(ada)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['120.5', '30', '150.5']);
+    const wallet = await screen.findByRole('table', { name: 'Wallet balance' });
+    expect(wallet.textContent).toContain('500');
+    expect(document.body.textContent).toContain('addr_test1qqexampleaddress');
+  });
+
+  it('deposits through the operation runner with what the trader typed', async () => {
+    const prepared = preparedDeposit();
+    let prepare: (() => unknown) | undefined;
+    const run = vi.fn<RunOperation>(async (p) => {
+      prepare = p;
+      return operationResult(prepared);
+    });
+    const { main } = await show({ 'funds:prepareDeposit': () => prepared }, run);
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    await fireEvent.input(within(form).getByLabelText('ADA'), { target: { value: '25' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Review deposit' }));
+    await waitFor(() => expect(run).toHaveBeenCalled());
+    await prepare?.();
+    expect(main.callsTo('funds:prepareDeposit')).toEqual([
+      { amounts: [{ unit: 'lovelace', amount: '25' }] },
+    ]);
+    await waitFor(() =>
+      expect((within(form).getByLabelText('ADA') as HTMLInputElement).value).toBe(''),
+    );
+  });
+
+  it('says what is wrong before anything is built', async () => {
+    const run = vi.fn<RunOperation>(async () => null);
+    await show({}, run);
+    const form = await screen.findByRole('form', { name: 'Withdraw' });
+    await fireEvent.input(within(form).getByLabelText('ADA'), { target: { value: '1' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Review withdrawal' }));
+    expect(within(form).getByRole('alert').textContent).toContain('at least 2 ADA');
+    await fireEvent.input(within(form).getByLabelText('ADA'), { target: { value: '120' } });
+    expect(form.textContent).toContain('you can withdraw at most 119.5');
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('fills the most that can be withdrawn, leaving the fee', async () => {
+    await show();
+    const form = await screen.findByRole('form', { name: 'Withdraw' });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
+    expect((within(form).getByLabelText('ADA') as HTMLInputElement).value).toBe('119.5');
+  });
+
+  it('shows a deposit on its way until main says it landed', async () => {
+    const { main } = await show({
+      'funds:overview': () =>
+        overview([{ kind: 'deposit', txHash: 'ab'.repeat(32), title: 'Deposit 25 ADA' }]),
+    });
+    const pending = await screen.findByRole('list', {
+      name: 'Deposits and withdrawals on their way',
+    });
+    expect(pending.textContent).toContain('Deposit 25 ADA');
+    main.emit('funds:changed', overview());
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('list', { name: 'Deposits and withdrawals on their way' }),
+      ).toBeNull(),
+    );
+    // It landed: the wallet's coins are read again.
+    expect(main.callsTo('wallet:balance').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('asks to unlock when the exchange balance needs the session', async () => {
+    await show(
+      {
+        'funds:overview': () => {
+          throw mainError(ErrorCode.Locked, 'The trading session is locked.');
+        },
+      },
+      undefined,
+      'locked',
+    );
+    expect((await screen.findAllByText('Unlock your wallet to see this.')).length).toBeGreaterThan(
+      0,
+    );
+    expect(screen.getAllByRole('button', { name: 'Unlock' }).length).toBeGreaterThan(0);
+  });
+
+  it('says plainly that a watch-only wallet signs offline', async () => {
+    const main = fakeMain({
+      'funds:overview': () => overview(),
+      'wallet:balance': () => walletBalance,
+      'session:status': () => ({ state: 'unlocked', walletName: 'Cold', walletKind: 'watch-only' }),
+    });
+    const app = await frameOver(main);
+    render(WithApp, {
+      props: { app, run: vi.fn(async () => null), component: FundsView, props: {} },
+    });
+    expect(document.body.textContent).toContain(
+      'Cold is watch-only: its wallet key signs offline.',
+    );
+    expect(await screen.findByRole('button', { name: 'Prepare deposit' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { Money } from '../../../../src-shared/money';
+import { checkFundsForm, PUBLISHED_RULES, readAmount, type AmountLine } from './amounts';
+
+const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
+
+const lines = (ada: string, usdm = '', available = { ada: '100', usdm: '50' }): AmountLine[] => [
+  { unit: 'lovelace', name: 'ADA', decimals: 6, text: ada, available: new Money(available.ada) },
+  { unit: USDM, name: 'USDM', decimals: 6, text: usdm, available: new Money(available.usdm) },
+];
+
+describe('readAmount', () => {
+  it('reads plain decimals exactly and explains anything else', () => {
+    expect(readAmount('12.5', 6, 'ADA')).toEqual({ value: new Money('12.5') });
+    expect(readAmount('1,250.5', 6, 'ADA')).toEqual({ value: new Money('1250.5') });
+    expect(readAmount('', 6, 'ADA')).toBeNull();
+    expect(readAmount('0', 6, 'ADA')).toBeNull();
+    expect(readAmount('1e3', 6, 'ADA')).toEqual({
+      problem: 'Type an amount of ADA as a number, such as 25 or 12.5.',
+    });
+    expect(readAmount('-2', 6, 'ADA')).toHaveProperty('problem');
+    expect(readAmount('0.0000001', 6, 'ADA')).toEqual({
+      problem: 'ADA has at most 6 decimal places.',
+    });
+    expect(readAmount('1.5', 0, 'TOKEN')).toEqual({ problem: 'TOKEN comes in whole units only.' });
+  });
+});
+
+describe('checkFundsForm', () => {
+  it('sends exactly what was typed, in human units, when it is acceptable', () => {
+    expect(checkFundsForm('deposit', lines('25', '10.5'), PUBLISHED_RULES)).toEqual({
+      problems: {},
+      general: null,
+      amounts: [
+        { unit: 'lovelace', amount: '25' },
+        { unit: USDM, amount: '10.5' },
+      ],
+    });
+  });
+
+  it('enforces the exchange minimum of ADA on every deposit, even a USDM one', () => {
+    const onlyUsdm = checkFundsForm('deposit', lines('', '10'), PUBLISHED_RULES);
+    expect(onlyUsdm.amounts).toEqual([]);
+    expect(onlyUsdm.general).toBe(
+      "Every deposit carries at least 2 ADA (the exchange's minimum): add the ADA amount to 2 or more.",
+    );
+    const tooLittle = checkFundsForm('deposit', lines('1.5'), PUBLISHED_RULES);
+    expect(tooLittle.problems['lovelace']).toBe('At least 2 ADA.');
+    expect(tooLittle.general).toContain('raise the ADA amount to 2 or more');
+    expect(checkFundsForm('deposit', lines('2'), PUBLISHED_RULES).amounts).toHaveLength(1);
+  });
+
+  it('does not let a deposit exceed what the wallet holds', () => {
+    const check = checkFundsForm('deposit', lines('100.000001'), PUBLISHED_RULES);
+    expect(check.problems['lovelace']).toBe('Your wallet holds 100 ADA.');
+    expect(check.amounts).toEqual([]);
+  });
+
+  it('counts the withdrawal fee against the free ADA', () => {
+    const available = { ada: '10', usdm: '5' };
+    expect(
+      checkFundsForm('withdrawal', lines('9', '', available), PUBLISHED_RULES).amounts,
+    ).toEqual([{ unit: 'lovelace', amount: '9' }]);
+    expect(
+      checkFundsForm('withdrawal', lines('9.5', '', available), PUBLISHED_RULES).problems[
+        'lovelace'
+      ],
+    ).toBe('You have 10 ADA free; with the 1 ADA fee you can withdraw at most 9.');
+    expect(
+      checkFundsForm('withdrawal', lines('2', '6', available), PUBLISHED_RULES).problems[USDM],
+    ).toBe('You have 5 USDM free on the exchange.');
+  });
+
+  it('uses the rules the exchange states', () => {
+    const rules = {
+      minDepositLovelace: '5000000',
+      minWithdrawalLovelace: '3000000',
+      withdrawalFeeLovelace: '500000',
+    };
+    expect(checkFundsForm('deposit', lines('4'), rules).general).toContain('at least 5 ADA');
+    expect(checkFundsForm('withdrawal', lines('3'), rules).amounts).toHaveLength(1);
+  });
+
+  it('asks for an amount when nothing was typed', () => {
+    expect(checkFundsForm('withdrawal', lines(''), PUBLISHED_RULES).general).toBe(
+      'Type how much to withdraw.',
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import type { FundsRules } from '../../../../src-shared/contract';
+import { LOVELACE } from '../../../../src-shared/assets';
+import { fromSmallestUnit, Money, type Money as MoneyValue } from '../../../../src-shared/money';
+
+/** The real service's published rules (real-service.md), used until the exchange states its own. */
+export const PUBLISHED_RULES: FundsRules = {
+  minDepositLovelace: '2000000',
+  minWithdrawalLovelace: '2000000',
+  withdrawalFeeLovelace: '1000000',
+};
+
+/** One asset row of the deposit or withdrawal form. */
+export interface AmountLine {
+  unit: string;
+  name: string;
+  decimals: number;
+  /** What the trader typed, in human units. */
+  text: string;
+  /** What can be moved at most (wallet coins for a deposit, free balance for a withdrawal). */
+  available: MoneyValue | null;
+}
+
+export interface FormCheck {
+  /** Problems by unit, shown under that asset's field. */
+  problems: Record<string, string>;
+  /** A problem of the whole form (nothing typed, the ADA minimum). */
+  general: string | null;
+  /** What to send to main when there is no problem: only the non-empty lines. */
+  amounts: Array<{ unit: string; amount: string }>;
+}
+
+const PLAIN_DECIMAL = /^\d{1,20}(\.\d{1,20})?$/;
+
+/** Parses one typed amount; a problem in words, or the value. */
+export const readAmount = (
+  text: string,
+  decimals: number,
+  name: string,
+): { value: MoneyValue } | { problem: string } | null => {
+  const trimmed = text.trim().replace(/,/g, '');
+  if (trimmed === '') return null;
+  if (!PLAIN_DECIMAL.test(trimmed)) {
+    return { problem: `Type an amount of ${name} as a number, such as 25 or 12.5.` };
+  }
+  const value = new Money(trimmed);
+  if (value.decimalPlaces() > decimals) {
+    return {
+      problem:
+        decimals === 0
+          ? `${name} comes in whole units only.`
+          : `${name} has at most ${decimals} decimal places.`,
+    };
+  }
+  if (value.isZero()) return null;
+  return { value };
+};
+
+const ada = (lovelace: string): MoneyValue => fromSmallestUnit(lovelace, 6);
+
+/**
+ * Checks the deposit or withdrawal form before anything is built: amounts readable, within the
+ * asset's precision, within what is available, and the exchange's ADA minimum (every deposit and
+ * withdrawal carries at least that much ADA) and, for a withdrawal, its ADA fee.
+ */
+export const checkFundsForm = (
+  kind: 'deposit' | 'withdrawal',
+  lines: readonly AmountLine[],
+  rules: FundsRules,
+): FormCheck => {
+  const problems: Record<string, string> = {};
+  const amounts: FormCheck['amounts'] = [];
+  const minimum = ada(kind === 'deposit' ? rules.minDepositLovelace : rules.minWithdrawalLovelace);
+  const fee = kind === 'withdrawal' ? ada(rules.withdrawalFeeLovelace) : new Money(0);
+  let adaAmount: MoneyValue | null = null;
+
+  for (const line of lines) {
+    const read = readAmount(line.text, line.decimals, line.name);
+    if (read === null) continue;
+    if ('problem' in read) {
+      problems[line.unit] = read.problem;
+      continue;
+    }
+    const isAda = line.unit === LOVELACE;
+    const needed = isAda ? read.value.plus(fee) : read.value;
+    if (line.available !== null && needed.greaterThan(line.available)) {
+      problems[line.unit] =
+        kind === 'deposit'
+          ? `Your wallet holds ${line.available.toFixed()} ${line.name}.`
+          : isAda && fee.greaterThan(0)
+            ? `You have ${line.available.toFixed()} ${line.name} free; with the ${fee.toFixed()} ${line.name} fee you can withdraw at most ${Money.max(line.available.minus(fee), 0).toFixed()}.`
+            : `You have ${line.available.toFixed()} ${line.name} free on the exchange.`;
+      continue;
+    }
+    if (isAda) adaAmount = read.value;
+    amounts.push({ unit: line.unit, amount: read.value.toFixed() });
+  }
+
+  let general: string | null = null;
+  if (Object.keys(problems).length === 0) {
+    if (amounts.length === 0) {
+      general = `Type how much to ${kind === 'deposit' ? 'deposit' : 'withdraw'}.`;
+    } else if (adaAmount === null || adaAmount.lessThan(minimum)) {
+      general = `Every ${kind} carries at least ${minimum.toFixed()} ADA (the exchange's minimum): ${
+        adaAmount === null ? 'add' : 'raise'
+      } the ADA amount to ${minimum.toFixed()} or more.`;
+      if (adaAmount !== null) problems[LOVELACE] = `At least ${minimum.toFixed()} ADA.`;
+    }
+  }
+  return {
+    problems,
+    general,
+    amounts: Object.keys(problems).length === 0 && general === null ? amounts : [],
+  };
+};

@@ -1,0 +1,130 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import { Notices } from '../shell/notices.svelte';
+import { FakeMain } from '../testing/fake-main';
+import { operationResult, preparedDeposit, preparedOrder } from '../testing/prepared';
+import OperationDialog from './OperationDialog.svelte';
+import { OperationRunner } from './runner.svelte';
+import type { PreparedOperation } from '../../../../src-shared/contract';
+
+const open = async (
+  prepared: PreparedOperation,
+  now = () => Date.parse('2025-01-01T00:00:00Z'),
+) => {
+  const main = new FakeMain({
+    'operations:confirm': () => operationResult(prepared),
+    'operations:discard': () => null,
+  });
+  const runner = new OperationRunner({
+    api: main.api,
+    notices: new Notices(),
+    skipOrderConfirmation: () => false,
+  });
+  render(OperationDialog, { runner, now });
+  const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+  const dialog = await screen.findByRole('dialog');
+  return { main, runner, outcome, dialog };
+};
+
+describe('the confirmation dialog', () => {
+  it('shows what is signed, read from the transaction, and that it matches the request', async () => {
+    const { dialog } = await open(preparedDeposit());
+    const view = within(dialog);
+    expect(view.getByRole('heading', { name: 'Confirm your deposit' })).toBeTruthy();
+    expect(view.getByTestId('operation-title').textContent).toBe('Deposit 25 ADA');
+    expect(view.getByTestId('intent-check').textContent).toContain('Matches what you asked');
+    const spent = view.getByRole('region', { name: 'What is spent' });
+    expect(spent.textContent).toContain('Your wallet');
+    expect(spent.textContent).toContain('100');
+    const goes = view.getByRole('region', { name: 'Where it goes' });
+    expect(goes.textContent).toContain('Exchange deposit address');
+    expect(goes.textContent).toContain('25');
+    expect(goes.textContent).toContain('74.82');
+    expect(dialog.textContent).toContain('0.18');
+    expect(dialog.textContent).toContain('Your wallet key (on this computer)');
+  });
+
+  it('asks the spending password for a deposit and signs only once it is typed', async () => {
+    const { dialog, main, outcome } = await open(preparedDeposit());
+    const view = within(dialog);
+    const sign = view.getByRole('button', { name: 'Sign and deposit' });
+    expect((sign as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.input(view.getByLabelText('Spending password'), {
+      target: { value: 'my long password' },
+    });
+    expect((sign as HTMLButtonElement).disabled).toBe(false);
+    await fireEvent.click(sign);
+    await outcome;
+    expect(main.callsTo('operations:confirm')).toEqual([
+      { operationId: preparedDeposit().operationId, password: 'my long password' },
+    ]);
+  });
+
+  it('lists the differences and offers no way to sign a transaction that does not match', async () => {
+    const { dialog, main, outcome } = await open(
+      preparedOrder({
+        check: {
+          matches: false,
+          differences: ['The price in the order is 0.5512 USDM, not 0.4512 USDM as you asked.'],
+          warnings: [],
+        },
+      }),
+    );
+    const view = within(dialog);
+    const check = view.getByTestId('intent-check');
+    expect(check.textContent).toContain('Does not match what you asked');
+    expect(check.textContent).toContain('0.5512 USDM, not 0.4512 USDM');
+    expect(view.queryByRole('button', { name: /^Sign/ })).toBeNull();
+    await fireEvent.click(view.getByRole('button', { name: 'Discard, do not sign' }));
+    expect(await outcome).toBeNull();
+    expect(main.callsTo('operations:confirm')).toEqual([]);
+    expect(main.callsTo('operations:discard')).toHaveLength(1);
+  });
+
+  it('shows the order terms read from the datum, the side in words and not only in colour', async () => {
+    const { dialog } = await open(preparedOrder());
+    const terms = within(dialog).getByRole('region', { name: 'Order terms' });
+    expect(terms.textContent).toContain('Buy');
+    expect(terms.textContent).toContain('0.4512');
+    expect(terms.textContent).toContain('100');
+    expect(within(dialog).queryByLabelText('Spending password')).toBeNull();
+  });
+
+  it('makes the trader tick each warning before signing', async () => {
+    const warnings = ['The order data could not be read.', 'The fee is higher than usual.'];
+    const { dialog } = await open(
+      preparedOrder({ check: { matches: true, differences: [], warnings } }),
+    );
+    const view = within(dialog);
+    const sign = view.getByRole('button', { name: 'Sign and place order' }) as HTMLButtonElement;
+    expect(sign.disabled).toBe(true);
+    await fireEvent.click(view.getByRole('checkbox', { name: warnings[0] }));
+    expect(sign.disabled).toBe(true);
+    await fireEvent.click(view.getByRole('checkbox', { name: warnings[1] }));
+    expect(sign.disabled).toBe(false);
+  });
+
+  it('counts down to the expiry and offers to build again once it has passed', async () => {
+    let now = Date.parse('2025-01-01T00:00:00Z');
+    const { dialog, runner } = await open(
+      preparedOrder({ expiresAt: '2025-01-01T00:01:30Z' }),
+      () => now,
+    );
+    expect(dialog.textContent).toContain('expires in 1 min 30 s');
+    now += 91_000;
+    // The dialog's clock ticks every second.
+    await waitFor(() => expect(dialog.textContent).toContain('expired: build it again'), {
+      timeout: 2500,
+    });
+    const rebuild = vi.spyOn(runner, 'rebuild');
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Build it again' }));
+    expect(rebuild).toHaveBeenCalled();
+    expect(within(dialog).queryByRole('button', { name: 'Sign and place order' })).toBeNull();
+  });
+
+  it('says when the wallet key is elsewhere and confirming exports it', async () => {
+    const { dialog } = await open(preparedDeposit({ offline: true, needsPassword: false }));
+    expect(dialog.textContent).toContain('watch-only');
+    expect(within(dialog).getByRole('button', { name: 'Export to sign offline' })).toBeTruthy();
+  });
+});

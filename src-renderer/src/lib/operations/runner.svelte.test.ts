@@ -1,0 +1,249 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ErrorCode } from '../../../../src-shared/errors';
+import { Notices } from '../shell/notices.svelte';
+import { FakeMain, mainError } from '../testing/fake-main';
+import { OPERATION_ID, operationResult, preparedDeposit, preparedOrder } from '../testing/prepared';
+import { OperationRunner, visibleIndexOf } from './runner.svelte';
+
+const setup = (skip = false) => {
+  const main = new FakeMain();
+  const notices = new Notices();
+  const runner = new OperationRunner({
+    api: main.api,
+    notices,
+    skipOrderConfirmation: () => skip,
+  });
+  return { main, notices, runner };
+};
+
+const until = async (condition: () => boolean) => {
+  await vi.waitFor(() => {
+    if (!condition()) throw new Error('not yet');
+  });
+};
+
+describe('OperationRunner', () => {
+  it('shows the dialog, signs with the password the trader typed and reports the outcome', async () => {
+    const { main, notices, runner } = setup();
+    const prepared = preparedDeposit();
+    main.handle('operations:confirm', () => operationResult(prepared));
+    const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+
+    await until(() => runner.dialog?.phase === 'review');
+    expect(runner.dialog?.prepared?.title).toBe('Deposit 25 ADA');
+    expect(main.callsTo('operations:confirm')).toEqual([]);
+
+    runner.confirm('a good long password', []);
+    expect((await outcome)?.txHash).toBe(prepared.summary.txId);
+    expect(main.callsTo('operations:confirm')).toEqual([
+      { operationId: OPERATION_ID, password: 'a good long password' },
+    ]);
+    expect(runner.dialog).toBeNull();
+    expect(notices.all[0]).toMatchObject({ tone: 'success', title: 'Deposit submitted' });
+  });
+
+  it('keeps the dialog open after a wrong password so the trader can try again', async () => {
+    const { main, runner } = setup();
+    const prepared = preparedDeposit();
+    let tries = 0;
+    main.handle('operations:confirm', () => {
+      tries += 1;
+      if (tries === 1) throw mainError(ErrorCode.WrongPassword, 'Wrong password. 4 more tries.');
+      return operationResult(prepared);
+    });
+    const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+    await until(() => runner.dialog?.phase === 'review');
+    runner.confirm('wrong', []);
+    await until(() => runner.dialog?.passwordError !== null);
+    expect(runner.dialog).toMatchObject({
+      phase: 'review',
+      passwordError: 'Wrong password. 4 more tries.',
+    });
+    runner.confirm('right', []);
+    expect(await outcome).not.toBeNull();
+    expect(tries).toBe(2);
+  });
+
+  it('discards what the trader cancels: nothing is signed', async () => {
+    const { main, notices, runner } = setup();
+    main.handle('operations:discard', () => null);
+    const outcome = runner.run(async () => ({ ok: true, value: preparedDeposit() }));
+    await until(() => runner.dialog !== null);
+    runner.cancel();
+    expect(await outcome).toBeNull();
+    expect(main.callsTo('operations:discard')).toEqual([{ operationId: OPERATION_ID }]);
+    expect(main.callsTo('operations:confirm')).toEqual([]);
+    expect(notices.all[0]?.title).toBe('Cancelled: nothing was signed');
+  });
+
+  it('reports a failed preparation in words and opens no dialog', async () => {
+    const { notices, runner } = setup();
+    const outcome = await runner.run(async () => ({
+      ok: false,
+      error: {
+        code: ErrorCode.IntentMismatch,
+        message: 'The order price differs: 0.55, not 0.45.',
+      },
+    }));
+    expect(outcome).toBeNull();
+    expect(runner.dialog).toBeNull();
+    expect(notices.all[0]).toMatchObject({
+      tone: 'error',
+      title: 'Refused: not what you asked for',
+      detail: 'The order price differs: 0.55, not 0.45. Nothing was signed.',
+    });
+  });
+
+  it('refuses to show what it cannot read', async () => {
+    const { notices, runner } = setup();
+    const outcome = await runner.run(async () => ({
+      ok: true,
+      value: { ...preparedDeposit(), check: undefined } as never,
+    }));
+    expect(outcome).toBeNull();
+    expect(notices.all[0]?.tone).toBe('error');
+  });
+
+  it('keeps a failure on screen until the trader closes it', async () => {
+    const { main, notices, runner } = setup();
+    main.handle('operations:confirm', () => {
+      throw mainError(ErrorCode.Exchange, 'The exchange refused the deposit (4300). Try again.');
+    });
+    const outcome = runner.run(async () => ({ ok: true, value: preparedDeposit() }));
+    await until(() => runner.dialog?.phase === 'review');
+    runner.confirm('pw', []);
+    await until(() => runner.dialog?.phase === 'failed');
+    expect(runner.dialog?.error).toContain('4300');
+    expect(notices.all[0]).toMatchObject({ tone: 'error', title: 'Deposit not made' });
+    runner.cancel();
+    expect(await outcome).toBeNull();
+    expect(runner.dialog).toBeNull();
+  });
+
+  it('follows main progress events for the operation on screen', async () => {
+    const { main, runner } = setup();
+    const prepared = preparedDeposit();
+    let finish: (() => void) | undefined;
+    main.handle(
+      'operations:confirm',
+      () =>
+        new Promise((resolve) => {
+          finish = () => resolve(operationResult(prepared));
+        }),
+    );
+    const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+    await until(() => runner.dialog?.phase === 'review');
+    runner.confirm('pw', []);
+    await until(() => finish !== undefined);
+    const progress = (step: 'signing' | 'submitting', operationId = OPERATION_ID) =>
+      main.emit('operations:progress', {
+        operationId,
+        kind: 'deposit',
+        title: prepared.title,
+        step,
+        message: null,
+        at: '2025-01-01T00:00:00Z',
+      });
+    progress('signing');
+    expect(runner.dialog?.reached).toBe(visibleIndexOf('signing'));
+    progress('submitting', '00000000-0000-4000-8000-000000000000');
+    expect(runner.dialog?.reached).toBe(visibleIndexOf('signing'));
+    progress('submitting');
+    expect(runner.dialog?.reached).toBe(visibleIndexOf('submitting'));
+    finish?.();
+    await outcome;
+  });
+
+  it('builds again when the trader asks (an expired transaction), discarding the old one', async () => {
+    const { main, runner } = setup();
+    main.handle('operations:discard', () => null);
+    const second = preparedDeposit({ operationId: '11111111-1111-4111-8111-111111111111' });
+    const prepare = vi
+      .fn()
+      .mockResolvedValueOnce({ ok: true, value: preparedDeposit() })
+      .mockResolvedValueOnce({ ok: true, value: second });
+    main.handle('operations:confirm', () => operationResult(second));
+    const outcome = runner.run(prepare);
+    await until(() => runner.dialog?.phase === 'review');
+    runner.rebuild();
+    await until(() => runner.dialog?.prepared?.operationId === second.operationId);
+    expect(main.callsTo('operations:discard')).toEqual([{ operationId: OPERATION_ID }]);
+    runner.confirm('pw', []);
+    expect((await outcome)?.operationId).toBe(second.operationId);
+  });
+
+  it('passes the warnings the trader accepted, verbatim', async () => {
+    const { main, runner } = setup();
+    const warning = 'The order datum could not be read on this network.';
+    const prepared = preparedOrder({
+      check: { matches: true, differences: [], warnings: [warning] },
+    });
+    main.handle('operations:confirm', () => operationResult(prepared));
+    const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+    await until(() => runner.dialog !== null);
+    runner.confirm(undefined, [warning]);
+    await outcome;
+    expect(main.callsTo('operations:confirm')).toEqual([
+      { operationId: OPERATION_ID, acceptedWarnings: [warning] },
+    ]);
+  });
+
+  describe('skipping the dialog', () => {
+    it('skips it for a clean order when the trader asked and the setting allows', async () => {
+      const { main, notices, runner } = setup(true);
+      const prepared = preparedOrder();
+      main.handle('operations:confirm', () => operationResult(prepared));
+      const result = await runner.run(async () => ({ ok: true, value: prepared }), {
+        skipConfirmation: true,
+      });
+      expect(result).not.toBeNull();
+      expect(runner.dialog).toBeNull();
+      expect(main.callsTo('operations:confirm')).toEqual([{ operationId: OPERATION_ID }]);
+      expect(notices.all[0]?.title).toBe('Order placed');
+    });
+
+    it.each([
+      ['the setting is off', preparedOrder(), false],
+      [
+        'the check found a difference',
+        preparedOrder({ check: { matches: false, differences: ['price differs'], warnings: [] } }),
+        true,
+      ],
+      [
+        'something could not be verified',
+        preparedOrder({ check: { matches: true, differences: [], warnings: ['unverified'] } }),
+        true,
+      ],
+      ['it is a deposit', preparedDeposit({ needsPassword: false }), true],
+      ['it needs the password', preparedOrder({ needsPassword: true }), true],
+      ['it is signed offline', preparedOrder({ offline: true }), true],
+    ])('shows it anyway when %s', (_why, prepared, setting) => {
+      const { runner } = setup(setting);
+      expect(runner.maySkip(prepared, true)).toBe(false);
+    });
+
+    it('never skips when the caller did not ask', () => {
+      const { runner } = setup(true);
+      expect(runner.maySkip(preparedOrder(), false)).toBe(false);
+      expect(runner.maySkip(preparedOrder(), true)).toBe(true);
+    });
+  });
+
+  it('shows one dialog at a time: the second waits for the first', async () => {
+    const { main, runner } = setup();
+    main.handle('operations:discard', () => null);
+    const second = preparedDeposit({
+      operationId: '22222222-2222-4222-8222-222222222222',
+      title: 'Deposit 30 ADA',
+    });
+    const first = runner.run(async () => ({ ok: true, value: preparedDeposit() }));
+    const next = runner.run(async () => ({ ok: true, value: second }));
+    await until(() => runner.dialog !== null);
+    expect(runner.dialog?.prepared?.title).toBe('Deposit 25 ADA');
+    runner.cancel();
+    await first;
+    await until(() => runner.dialog?.prepared?.title === 'Deposit 30 ADA');
+    runner.cancel();
+    expect(await next).toBeNull();
+  });
+});

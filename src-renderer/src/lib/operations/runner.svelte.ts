@@ -1,0 +1,289 @@
+import type { Api } from '../../../../src-shared/contract';
+import {
+  OperationProgress as OperationProgressSchema,
+  PreparedOperation as PreparedOperationSchema,
+  type OperationKind,
+  type OperationResult,
+  type OperationStep,
+  type PreparedOperation,
+} from '../../../../src-shared/contract/operations';
+import type { Serialized } from '../../../../src-shared/domain/amount';
+import { ErrorCode } from '../../../../src-shared/errors';
+import type { Result } from '../../../../src-shared/result';
+import { ApiError, messageOf, unwrap } from '../api';
+import type { Notices } from '../shell/notices.svelte';
+import type { RunOperation } from './context';
+
+export type Phase = 'preparing' | 'review' | 'running' | 'failed';
+
+/** The steps a trader sees, in order, and which of main's steps belong to each. */
+export const VISIBLE_STEPS = [
+  { id: 'building', label: 'Building', from: ['checking-limits', 'building'] },
+  { id: 'checking', label: 'Checking', from: ['checking', 'awaiting-confirmation'] },
+  { id: 'signing', label: 'Signing', from: ['signing', 'journaled'] },
+  { id: 'submitting', label: 'Submitting', from: ['submitting', 'verifying'] },
+  { id: 'done', label: 'Done', from: ['done'] },
+] as const satisfies ReadonlyArray<{ id: string; label: string; from: readonly OperationStep[] }>;
+
+export type VisibleStep = (typeof VISIBLE_STEPS)[number]['id'];
+
+/** Where a main step sits among the visible ones (failed and discarded stay where they were). */
+export const visibleIndexOf = (step: OperationStep): number =>
+  VISIBLE_STEPS.findIndex((v) => (v.from as readonly OperationStep[]).includes(step));
+
+/** The operation on screen in the confirmation dialog. */
+export interface DialogState {
+  phase: Phase;
+  prepared: PreparedOperation | null;
+  /** Index into VISIBLE_STEPS of the step reached. */
+  reached: number;
+  /** Under the password field: a wrong password keeps the dialog open to try again. */
+  passwordError: string | null;
+  /** What went wrong, in words, when the operation failed. */
+  error: string | null;
+}
+
+/** An order confirmed without the dialog, shown as a line of progress until it ends. */
+export interface BackgroundOperation {
+  operationId: string;
+  title: string;
+  reached: number;
+}
+
+type Decision =
+  | { kind: 'confirm'; password?: string; acceptedWarnings: string[] }
+  | { kind: 'cancel' }
+  | { kind: 'rebuild' };
+
+const ORDER_KINDS: readonly OperationKind[] = ['place-order', 'cancel-order'];
+
+const DONE_TITLES: Record<OperationKind, string> = {
+  'place-order': 'Order placed',
+  'cancel-order': 'Order cancelled',
+  deposit: 'Deposit submitted',
+  withdrawal: 'Withdrawal submitted',
+};
+
+const FAILED_TITLES: Record<OperationKind, string> = {
+  'place-order': 'Order not placed',
+  'cancel-order': 'Order not cancelled',
+  deposit: 'Deposit not made',
+  withdrawal: 'Withdrawal not made',
+};
+
+export interface RunnerDeps {
+  api: Api;
+  notices: Notices;
+  /** The trader's setting: orders may skip the dialog (never the check). */
+  skipOrderConfirmation: () => boolean;
+}
+
+/**
+ * Runs every state change the same way: main prepares it (builds, decodes, checks it against the
+ * intent), the trader reviews it in the one confirmation dialog (with the spending password when
+ * funds move), main signs and submits it, and every step and the outcome are reported. The dialog
+ * is skipped only for orders, only when the trader chose so, and never when the check found a
+ * difference, a warning, or needs anything from the trader.
+ */
+export class OperationRunner {
+  dialog = $state<DialogState | null>(null);
+  background = $state<BackgroundOperation[]>([]);
+
+  private decide: ((decision: Decision) => void) | null = null;
+  private slot: Promise<unknown> = Promise.resolve();
+  private readonly stopProgress: () => void;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.stopProgress = deps.api.on('operations:progress', (payload) => {
+      const parsed = OperationProgressSchema.safeParse(payload);
+      if (parsed.success) this.progress(parsed.data.operationId, parsed.data.step);
+    });
+  }
+
+  readonly run: RunOperation = async (prepare, options) => {
+    const prepared = await this.prepare(prepare);
+    if (!prepared) return null;
+    if (this.maySkip(prepared, options?.skipConfirmation === true)) {
+      return this.runInBackground(prepared);
+    }
+    // One dialog at a time: a second operation waits for the first to be decided.
+    const turn = this.slot.then(() => this.runInDialog(prepare, prepared));
+    this.slot = turn.catch(() => undefined);
+    return turn;
+  };
+
+  /** Whether the trader may go on without seeing the dialog. */
+  maySkip(prepared: PreparedOperation, asked: boolean): boolean {
+    return (
+      asked &&
+      this.deps.skipOrderConfirmation() &&
+      ORDER_KINDS.includes(prepared.kind) &&
+      prepared.check.matches &&
+      prepared.check.differences.length === 0 &&
+      prepared.check.warnings.length === 0 &&
+      !prepared.needsPassword &&
+      !prepared.offline
+    );
+  }
+
+  /** The dialog's buttons call these. */
+  confirm(password: string | undefined, acceptedWarnings: string[]): void {
+    this.decide?.({
+      kind: 'confirm',
+      ...(password === undefined ? {} : { password }),
+      acceptedWarnings,
+    });
+  }
+
+  cancel(): void {
+    this.decide?.({ kind: 'cancel' });
+  }
+
+  rebuild(): void {
+    this.decide?.({ kind: 'rebuild' });
+  }
+
+  private async prepare(
+    prepare: () => Promise<Result<Serialized<PreparedOperation>>>,
+  ): Promise<PreparedOperation | null> {
+    let value: unknown;
+    try {
+      value = await unwrap(prepare());
+    } catch (error) {
+      const refused = error instanceof ApiError && error.code === ErrorCode.IntentMismatch;
+      this.deps.notices.error(
+        refused ? 'Refused: not what you asked for' : 'Could not prepare it',
+        refused ? `${messageOf(error)} Nothing was signed.` : messageOf(error),
+      );
+      return null;
+    }
+    const parsed = PreparedOperationSchema.safeParse(value);
+    if (!parsed.success) {
+      this.deps.notices.error(
+        'Could not show this operation',
+        'The main process answered something Countersign cannot read, so nothing was signed. Restart the app and try again.',
+      );
+      return null;
+    }
+    return parsed.data;
+  }
+
+  private async runInBackground(
+    prepared: PreparedOperation,
+  ): Promise<Serialized<OperationResult> | null> {
+    this.background = [
+      ...this.background,
+      {
+        operationId: prepared.operationId,
+        title: prepared.title,
+        reached: visibleIndexOf('checking'),
+      },
+    ];
+    try {
+      const result = await unwrap(
+        this.deps.api.operations.confirm({ operationId: prepared.operationId }),
+      );
+      this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title);
+      return result;
+    } catch (error) {
+      this.deps.notices.error(
+        FAILED_TITLES[prepared.kind],
+        `${prepared.title}: ${messageOf(error)}`,
+      );
+      return null;
+    } finally {
+      this.background = this.background.filter((b) => b.operationId !== prepared.operationId);
+    }
+  }
+
+  private waitForDecision(): Promise<Decision> {
+    return new Promise((resolve) => {
+      this.decide = (decision) => {
+        this.decide = null;
+        resolve(decision);
+      };
+    });
+  }
+
+  private async runInDialog(
+    prepare: () => Promise<Result<Serialized<PreparedOperation>>>,
+    first: PreparedOperation,
+  ): Promise<Serialized<OperationResult> | null> {
+    let prepared = first;
+    this.dialog = {
+      phase: 'review',
+      prepared,
+      reached: visibleIndexOf('checking'),
+      passwordError: null,
+      error: null,
+    };
+    try {
+      for (;;) {
+        const decision = await this.waitForDecision();
+        if (decision.kind === 'cancel') {
+          if (this.dialog?.phase !== 'failed') {
+            await this.deps.api.operations.discard({ operationId: prepared.operationId });
+            this.deps.notices.info('Cancelled: nothing was signed', prepared.title);
+          }
+          return null;
+        }
+        if (decision.kind === 'rebuild') {
+          await this.deps.api.operations.discard({ operationId: prepared.operationId });
+          this.dialog = { ...this.dialog, phase: 'preparing', prepared: null, error: null };
+          const again = await this.prepare(prepare);
+          if (!again) return null;
+          prepared = again;
+          this.dialog = {
+            phase: 'review',
+            prepared,
+            reached: visibleIndexOf('checking'),
+            passwordError: null,
+            error: null,
+          };
+          continue;
+        }
+        this.dialog = { ...this.dialog, phase: 'running', passwordError: null };
+        const outcome = await this.deps.api.operations.confirm({
+          operationId: prepared.operationId,
+          ...(decision.password === undefined ? {} : { password: decision.password }),
+          ...(decision.acceptedWarnings.length
+            ? { acceptedWarnings: decision.acceptedWarnings }
+            : {}),
+        });
+        if (outcome.ok) {
+          this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title);
+          return outcome.value;
+        }
+        const { code, message } = outcome.error;
+        if (code === ErrorCode.WrongPassword || code === ErrorCode.TooManyAttempts) {
+          this.dialog = { ...this.dialog, phase: 'review', passwordError: message };
+          continue;
+        }
+        this.dialog = { ...this.dialog, phase: 'failed', error: message };
+        this.deps.notices.error(FAILED_TITLES[prepared.kind], `${prepared.title}: ${message}`);
+        // The dialog shows what happened until the trader closes it.
+        await this.waitForDecision();
+        return null;
+      }
+    } finally {
+      this.dialog = null;
+      this.decide = null;
+    }
+  }
+
+  private progress(operationId: string, step: OperationStep): void {
+    const index = visibleIndexOf(step);
+    if (index < 0) return;
+    const dialog = this.dialog;
+    if (dialog?.prepared?.operationId === operationId && index > dialog.reached) {
+      this.dialog = { ...dialog, reached: index };
+    }
+    this.background = this.background.map((b) =>
+      b.operationId === operationId && index > b.reached ? { ...b, reached: index } : b,
+    );
+  }
+
+  dispose(): void {
+    this.stopProgress();
+  }
+}

@@ -1,0 +1,90 @@
+export type NoticeTone = 'success' | 'error' | 'info' | 'warning';
+
+export interface Notice {
+  id: number;
+  tone: NoticeTone;
+  title: string;
+  detail: string | null;
+  /** Epoch milliseconds. */
+  at: number;
+  read: boolean;
+}
+
+/** How long a toast stays on screen; errors stay until the trader dismisses them. */
+const TOAST_MS: Record<NoticeTone, number | null> = {
+  success: 6_000,
+  info: 6_000,
+  warning: 10_000,
+  error: null,
+};
+
+const KEEP = 200;
+
+/**
+ * Every outcome the trader should hear of: shown as a toast, and kept (newest first) in the
+ * activity list, so a toast missed while looking elsewhere is never lost.
+ */
+export class Notices {
+  /** The activity list, newest first. */
+  all = $state<Notice[]>([]);
+  /** Ids of the notices on screen as toasts. */
+  shown = $state<number[]>([]);
+  readonly toasts: Notice[] = $derived(
+    this.shown.map((id) => this.all.find((n) => n.id === id)).filter((n) => n !== undefined),
+  );
+  readonly unread: number = $derived(this.all.filter((n) => !n.read).length);
+
+  private nextId = 1;
+  private timers: Record<number, ReturnType<typeof setTimeout>> = {};
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  add(tone: NoticeTone, title: string, detail: string | null = null): Notice {
+    const notice: Notice = { id: this.nextId++, tone, title, detail, at: this.now(), read: false };
+    this.all = [notice, ...this.all].slice(0, KEEP);
+    this.shown = [...this.shown, notice.id].slice(-4);
+    const ms = TOAST_MS[tone];
+    if (ms !== null) this.timers[notice.id] = setTimeout(() => this.dismiss(notice.id), ms);
+    return notice;
+  }
+
+  success(title: string, detail: string | null = null): Notice {
+    return this.add('success', title, detail);
+  }
+
+  error(title: string, detail: string | null = null): Notice {
+    return this.add('error', title, detail);
+  }
+
+  info(title: string, detail: string | null = null): Notice {
+    return this.add('info', title, detail);
+  }
+
+  warning(title: string, detail: string | null = null): Notice {
+    return this.add('warning', title, detail);
+  }
+
+  /** Takes a toast off the screen; it stays in the activity list. */
+  dismiss(id: number): void {
+    clearTimeout(this.timers[id]);
+    this.timers = Object.fromEntries(
+      Object.entries(this.timers).filter(([key]) => Number(key) !== id),
+    );
+    this.shown = this.shown.filter((shown) => shown !== id);
+  }
+
+  markAllRead(): void {
+    if (this.unread === 0) return;
+    this.all = this.all.map((n) => (n.read ? n : { ...n, read: true }));
+  }
+
+  clear(): void {
+    for (const id of this.shown) this.dismiss(id);
+    this.all = [];
+  }
+
+  dispose(): void {
+    for (const timer of Object.values(this.timers)) clearTimeout(timer);
+    this.timers = {};
+  }
+}

@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+
+const onFunds = async (page: Page) => {
+  await page.getByRole('button', { name: 'See your funds' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Funds' })).toBeVisible();
+};
+
+const exchangeAda = (page: Page) =>
+  page
+    .getByRole('table', { name: 'Exchange balances' })
+    .getByRole('row', { name: /^ADA/ })
+    .getByRole('cell');
+
+test('deposit then withdraw from the Funds screen: the coins and fee shown before signing, pending until landed', async ({
+  page,
+  harness,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(harness.url);
+  await createWalletFromUi(page);
+  await onFunds(page);
+
+  const deposit = page.getByRole('form', { name: 'Deposit' });
+  await deposit.getByLabel('ADA', { exact: true }).fill('100');
+  await deposit.getByLabel('USDM', { exact: true }).fill('50');
+  await deposit.getByRole('button', { name: 'Review deposit' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Confirm your deposit' });
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  await expect(dialog.getByRole('region', { name: 'What is spent' })).toBeVisible();
+  await expect(dialog).toContainText(/fee/i);
+  await expect(dialog).toContainText(/matches what you asked/i);
+  await shoot(page, 'deposit-confirm');
+  await dialog.getByLabel('Spending password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign and deposit' }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+
+  const pending = page.getByRole('list', { name: 'Deposits and withdrawals on their way' });
+  await expect(pending).toContainText(/100 ADA/);
+  await shoot(page, 'deposit-pending');
+  // It lands: the exchange shows it free, and nothing is on its way any more.
+  await expect(exchangeAda(page).first()).toHaveText('100', { timeout: 60_000 });
+  await expect(pending).toBeHidden({ timeout: 20_000 });
+
+  const withdraw = page.getByRole('form', { name: 'Withdraw' });
+  await withdraw.getByLabel('ADA', { exact: true }).fill('20');
+  await withdraw.getByRole('button', { name: /Review withdrawal/ }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm your withdrawal' });
+  await expect(confirm).toBeVisible({ timeout: 20_000 });
+  await expect(confirm).toContainText(/matches what you asked/i);
+  await shoot(page, 'withdraw-confirm');
+  await confirm.getByLabel('Spending password').fill(PASSWORD);
+  await confirm.getByRole('button', { name: 'Sign and withdraw' }).click();
+  await expect(confirm).toBeHidden({ timeout: 20_000 });
+  // 20 ADA leave the free balance, plus the exchange's 1 ADA fee.
+  await expect(exchangeAda(page).first()).toHaveText('79', { timeout: 60_000 });
+  await shoot(page, 'withdraw-done');
+  await page.getByRole('button', { name: 'Activity' }).click();
+  await expect(page.getByRole('dialog', { name: 'Activity' })).toContainText(/Withdr/);
+  await shoot(page, 'activity');
+});
+
+test('below the minimum, more than the wallet holds, and a wrong password each say what to do', async ({
+  page,
+  harness,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto(harness.url);
+  await createWalletFromUi(page);
+  await onFunds(page);
+  const deposit = page.getByRole('form', { name: 'Deposit' });
+  const ada = deposit.getByLabel('ADA', { exact: true });
+
+  await ada.fill('1');
+  await deposit.getByRole('button', { name: 'Review deposit' }).click();
+  await expect(deposit).toContainText('At least 2 ADA.');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await shoot(page, 'deposit-below-minimum');
+
+  await ada.fill('20000');
+  await expect(deposit).toContainText(/10000 ADA/);
+  await deposit.getByRole('button', { name: 'Review deposit' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await shoot(page, 'deposit-insufficient');
+
+  await ada.fill('10');
+  await deposit.getByRole('button', { name: 'Review deposit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm your deposit' });
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  await dialog.getByLabel('Spending password').fill('not the password at all');
+  await dialog.getByRole('button', { name: 'Sign and deposit' }).click();
+  await expect(dialog.getByRole('alert')).toContainText(/password/i);
+  await shoot(page, 'deposit-wrong-password');
+  // Nothing was sent: the dialog stays, ready for the right password.
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(exchangeAda(page).first()).toHaveText('0');
+});

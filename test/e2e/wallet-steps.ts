@@ -1,0 +1,74 @@
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+/** The spending password every e2e wallet uses: strong enough for the meter to accept it. */
+export const PASSWORD = 'correct horse battery staple';
+
+export type Theme = 'light' | 'dark';
+
+/** Saves the page in both themes under test-results/screens (kept out of git). */
+export const shoot = async (page: Page, name: string): Promise<void> => {
+  const html = page.locator('html');
+  const before = await html.getAttribute('data-theme');
+  for (const theme of ['dark', 'light'] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    await page.screenshot({ path: `test-results/screens/${name}-${theme}.png` });
+  }
+  await page.evaluate(
+    (t) =>
+      t === null
+        ? document.documentElement.removeAttribute('data-theme')
+        : document.documentElement.setAttribute('data-theme', t),
+    before,
+  );
+};
+
+/**
+ * Creates a wallet from the UI alone, the way a new user does on the sandbox: a name, a password,
+ * the phrase written down, three of its words typed back. Returns once "ready" shows.
+ */
+export const createWalletFromUi = async (
+  page: Page,
+  options: { name?: string; screenshots?: boolean } = {},
+): Promise<void> => {
+  const snap = async (name: string) => {
+    if (options.screenshots) await shoot(page, name);
+  };
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Welcome to Countersign' }),
+  ).toBeVisible();
+  await snap('onboarding-welcome');
+  await page.getByRole('button', { name: /Create a new wallet/ }).click();
+  await page.getByLabel('Wallet name').fill(options.name ?? 'Main');
+  await page.getByLabel('Spending password').fill(PASSWORD);
+  await page.getByLabel('Type it again').fill(PASSWORD);
+  await snap('onboarding-create');
+  await page.getByRole('button', { name: 'Create wallet' }).click();
+
+  // Making the keys takes a few seconds of scrypt, more on a busy machine.
+  const words = page.getByRole('list', { name: 'Recovery phrase' }).locator('.word');
+  await expect(words).toHaveCount(24, { timeout: 30_000 });
+  const phrase = await words.allTextContents();
+  await snap('onboarding-phrase');
+  await page.getByLabel(/I have written down all 24 words/).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Check your copy' })).toBeVisible({
+    timeout: 15_000,
+  });
+  const fields = page.getByLabel(/^Word \d+$/);
+  const count = await fields.count();
+  for (let i = 0; i < count; i += 1) {
+    const field = fields.nth(i);
+    const label = await page
+      .locator(`label[for="${await field.getAttribute('id')}"]`)
+      .textContent();
+    const position = Number(/\d+/.exec(label ?? '')?.[0]);
+    await field.fill(phrase[position - 1] ?? '');
+  }
+  await snap('onboarding-check');
+  await page.getByRole('button', { name: 'Confirm and save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /is ready/ })).toBeVisible({
+    timeout: 45_000,
+  });
+};
