@@ -75,6 +75,8 @@ export interface OperationsDeps {
  */
 export class OperationsService {
   readonly #prepared = new Map<string, Prepared>();
+  /** Operations whose confirmation is under way: each is signed and sent at most once. */
+  readonly #confirming = new Set<string>();
 
   constructor(private readonly deps: OperationsDeps) {}
 
@@ -153,6 +155,26 @@ export class OperationsService {
         'This operation is no longer waiting (it was confirmed, discarded or replaced). Start it again.',
       );
     }
+    // Taken before the first await: a second confirm of the same operation (a double click, a
+    // script) is refused instead of signing and submitting it twice.
+    if (this.#confirming.has(prepared.id)) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'This operation is already being signed and sent. Wait for it to finish; it will not be sent twice.',
+      );
+    }
+    this.#confirming.add(prepared.id);
+    try {
+      return await this.#confirmTaken(prepared, request);
+    } finally {
+      this.#confirming.delete(prepared.id);
+    }
+  }
+
+  async #confirmTaken(
+    prepared: Prepared,
+    request: { password?: string | undefined; acceptedWarnings?: string[] | undefined },
+  ): Promise<OperationResult> {
     const current = await this.deps.network.connection();
     if (current !== prepared.connection || prepared.connection.closed) {
       this.#prepared.delete(prepared.id);
@@ -201,8 +223,12 @@ export class OperationsService {
             options,
           );
     } catch (error) {
-      // A wrong password may be typed again; anything else ends this operation.
-      if (!(error instanceof AppError && error.code === ErrorCode.WrongPassword)) {
+      // A wrong password may be typed again (after the wait, if there were too many); anything
+      // else ends this operation.
+      const retryable =
+        error instanceof AppError &&
+        (error.code === ErrorCode.WrongPassword || error.code === ErrorCode.TooManyAttempts);
+      if (!retryable) {
         this.#prepared.delete(prepared.id);
       }
       this.#failed(prepared, error);

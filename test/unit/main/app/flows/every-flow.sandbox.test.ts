@@ -257,4 +257,34 @@ describe('every flow of the seed through the app', () => {
     });
     expect(big.message).toMatch(/Not enough free ADA: 999999.00 needed/);
   });
+
+  it('an order confirmed twice at once (a double click, a script) is placed once', async () => {
+    const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
+    const low = new Money(depth.bids[0]?.price ?? '0.5').times('0.8').toDecimalPlaces(4);
+    const prepared = await call<Serialized<PreparedOperation>>('trading:prepareOrder', {
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: '20',
+      price: low.toFixed(4),
+    });
+    const confirm = { operationId: prepared.operationId };
+    const answers = await Promise.all([
+      world.services.dispatch('operations:confirm', confirm),
+      world.services.dispatch('operations:confirm', confirm),
+    ]);
+    const placed = answers.filter((a) => a.ok);
+    const refusals = answers.flatMap((a) => (a.ok ? [] : [a.error.message]));
+    expect(placed).toHaveLength(1);
+    expect(refusals).toEqual([expect.stringMatching(/already being signed and sent/)]);
+    const open = await call<Serialized<OrderPage>>('orders:list', {
+      view: 'open',
+      page: 1,
+      limit: 250,
+    });
+    expect(open.orders.filter((o) => o.price !== null && new Money(o.price).eq(low))).toHaveLength(
+      1,
+    );
+    expect(await call('operations:pending')).toEqual([]);
+  });
 });
