@@ -138,13 +138,14 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     logger: config.logger,
     ...(sandboxCommand
       ? {
-          startSandbox: () =>
+          startSandbox: (onExit: () => void) =>
             'url' in sandboxCommand
               ? Promise.resolve({ ...sandboxCommand, pid: -1, stop: async () => undefined })
               : startEmbeddedSandbox({
                   ...sandboxCommand,
                   dataDir: join(config.dataDir, 'sandbox'),
                   logger: config.logger,
+                  onExit,
                 }).then((started) => {
                   // Its data was damaged and it started afresh: the trader is told.
                   sandboxNotice = started.notice ?? null;

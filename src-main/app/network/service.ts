@@ -10,10 +10,14 @@ import {
   type NetworkChoice,
 } from '../../../src-shared/network';
 import { KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
-import { ExchangeClient, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
+import { ExchangeClient, ExchangeError, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
 import type { Logger } from '../../log';
 import type { SettingsStore } from '../../store/settings';
 import { realServiceRules, sandboxRules, type ExchangeRules } from './rules';
+
+/** The embedded sandbox is started again after a crash at most this often. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 5 * 60_000;
 
 /** Koios's public endpoints: L1 coins on the real networks need no account. */
 const KOIOS = {
@@ -138,8 +142,11 @@ export interface NetworkServiceDeps {
   settings: SettingsStore;
   emit: EmitEvent;
   logger: Logger;
-  /** Starts the embedded sandbox; absent where the app cannot run one. */
-  startSandbox?: () => Promise<EmbeddedSandbox>;
+  /**
+   * Starts the embedded sandbox (absent where the app cannot run one); `onExit` is called if it
+   * ends on its own after it started.
+   */
+  startSandbox?: (onExit: () => void) => Promise<EmbeddedSandbox>;
   /** Called after the network changed (the session locks: API keys are per network). */
   onSwitch?: (connection: Connection) => Promise<void>;
   now?: () => number;
@@ -156,6 +163,8 @@ export class NetworkService {
   #state: ConnectionState;
   #listeners = new Set<(connection: Connection) => void>();
   #choice: NetworkChoice | undefined;
+  #restarts: number[] = [];
+  #disposed = false;
 
   constructor(private readonly deps: NetworkServiceDeps) {
     this.#state = {
@@ -209,7 +218,7 @@ export class NetworkService {
 
   #startSandbox(): Promise<EmbeddedSandbox> | null {
     if (!this.#sandbox && this.deps.startSandbox) {
-      const started = this.deps.startSandbox();
+      const started = this.deps.startSandbox(() => void this.#sandboxEnded(started));
       // A failed start is reported to whoever uses the exchange; it must not crash the app.
       started.catch((error: unknown) => {
         this.deps.logger.error('embedded sandbox did not start', error);
@@ -222,6 +231,63 @@ export class NetworkService {
       this.#sandbox = started;
     }
     return this.#sandbox;
+  }
+
+  /**
+   * The embedded sandbox ended without being asked to (it crashed or was killed): start it again
+   * from its own data, a few times at most, and reconnect everything that used it.
+   */
+  async #sandboxEnded(ended: Promise<EmbeddedSandbox>): Promise<void> {
+    if (this.#sandbox !== ended || this.#disposed) return;
+    this.#sandbox = null;
+    const now = this.#now();
+    this.#restarts = this.#restarts.filter((at) => now - at < RESTART_WINDOW_MS);
+    if (this.#restarts.length >= MAX_RESTARTS) {
+      this.report(
+        'offline',
+        'The practice exchange stopped several times in a row. Quit and reopen Countersign; if it keeps stopping, reset the practice exchange in Settings.',
+      );
+      return;
+    }
+    this.#restarts.push(now);
+    this.deps.logger.warn('embedded sandbox ended on its own; starting it again');
+    this.report('connecting', 'The practice exchange stopped unexpectedly. Starting it again…');
+    const current = this.#connection;
+    if (!current?.isSandbox) return;
+    current.close();
+    this.#connection = undefined;
+    const next = await this.connection();
+    for (const listener of this.#listeners) listener(next);
+  }
+
+  /**
+   * Asks the exchange a public question as soon as a connection is made, so the status bar says
+   * whether it answers before any live feed runs (on the welcome screen, while locked); asks
+   * again, less and less often, while it does not answer.
+   */
+  #probe(connection: Connection, delayMs = 0): void {
+    const timer = setTimeout(() => {
+      void (async () => {
+        if (this.#connection !== connection || connection.closed) return;
+        try {
+          const client = await connection.client(null);
+          await client.marketPrice('ADAUSDM');
+          if (this.#connection === connection && this.#state.state !== 'polling') {
+            this.report('live', `Connected to ${connection.label}.`);
+          }
+        } catch (error) {
+          if (this.#connection !== connection || connection.closed) return;
+          this.report(
+            'offline',
+            error instanceof AppError || error instanceof ExchangeError
+              ? error.message
+              : `${connection.label} does not answer. Check your connection; Countersign keeps trying.`,
+          );
+          this.#probe(connection, Math.min(30_000, Math.max(2_000, delayMs * 2)));
+        }
+      })();
+    }, delayMs);
+    timer.unref?.();
   }
 
   async #stopSandbox(): Promise<void> {
@@ -251,6 +317,7 @@ export class NetworkService {
       this.#connection = new Connection(choice, () => this.#endpointOf(choice), this.deps.logger);
       this.#state = { ...this.#state, network: this.#connection.label };
       if (choice.name === 'sandbox') this.#startSandbox();
+      this.#probe(this.#connection);
     }
     return this.#connection;
   }
@@ -297,6 +364,7 @@ export class NetworkService {
   }
 
   async dispose(): Promise<void> {
+    this.#disposed = true;
     this.#connection?.close();
     this.#connection = undefined;
     await this.#stopSandbox();

@@ -140,11 +140,16 @@ describe('Settings', () => {
     }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     await fireEvent.input(confirm, { target: { value: 'savings' } });
+    // Destroying keys needs the password that opens them.
+    expect(button.disabled).toBe(true);
+    await fireEvent.input(within(wallets).getByLabelText('Spending password'), {
+      target: { value: 'violet tractor sunrise' },
+    });
     expect(button.disabled).toBe(false);
     await fireEvent.click(button);
     await waitFor(() =>
       expect(main.callsTo('wallet:remove')).toEqual([
-        { walletId: other.id, confirmName: 'savings' },
+        { walletId: other.id, confirmName: 'savings', password: 'violet tractor sunrise' },
       ]),
     );
 
