@@ -223,6 +223,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       if (result.txHash && (result.kind === 'deposit' || result.kind === 'withdrawal')) {
         funds.submitted(result.operationId, result.txHash);
       }
+      if (result.kind === 'place-order' && result.order) feed.placed(result.order);
       feed.refresh();
     },
   });

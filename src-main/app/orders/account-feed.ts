@@ -97,6 +97,17 @@ export class AccountFeed {
     this.deps.notifyFill(order);
   }
 
+  /**
+   * An order the trader just placed: one that traded as it was placed (it may never show in
+   * the open list) is announced now; otherwise it is watched from here, so a fill before the
+   * next read of the open list is still seen.
+   */
+  placed(order: Order): void {
+    if (!this.#feed) return;
+    if (order.executedBaseQty.gt(0)) this.#filled(order);
+    this.#executed.set(order.id, order.executedBaseQty.toFixed());
+  }
+
   /** Read now (after the trader's own change). */
   refresh(): void {
     void this.#feed?.refresh();

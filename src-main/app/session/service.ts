@@ -233,7 +233,12 @@ export class SessionService {
 
   /** A new API key was saved while unlocked: use it from now on. */
   apiKeyChanged(walletId: string, apiKey: string): void {
-    if (this.#key && this.#walletId === walletId) this.#apiKey = apiKey;
+    if (this.#key && this.#walletId === walletId) {
+      const first = this.#apiKey === null;
+      this.#apiKey = apiKey;
+      // Whatever waits for an unlocked session with a key (the account's live feed) starts now.
+      if (first) void this.#changed().catch(() => undefined);
+    }
   }
 
   /** Pushes the current status (e.g. after the active wallet was renamed). */

@@ -118,6 +118,18 @@ describe('every flow of the seed through the app', () => {
       'the order to fill',
     );
     expect(order.executions.length).toBeGreaterThan(0);
+    // The screens hear of the fill (and a desktop notice may go out), even though the order
+    // traded as it was placed and never showed in the open list.
+    await until(
+      async () => world.events,
+      (events) =>
+        events.some(
+          (event) =>
+            event.name === 'orders:filled' &&
+            (event.payload as { order: { id: string } }).order.id === result.order?.id,
+        ),
+      'the fill event',
+    );
     for (const execution of order.executions) {
       expect(execution.role).toBe('taker');
       // A buy never pays more than its limit.
