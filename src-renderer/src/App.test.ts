@@ -94,6 +94,10 @@ describe('the app frame', () => {
         'app:info': () => {
           throw mainError(ErrorCode.ForbiddenSender, 'The test harness refused or lost this page.');
         },
+        // A refused page is refused on every channel (the update prompt asks too).
+        'updates:status': () => {
+          throw mainError(ErrorCode.ForbiddenSender, 'The test harness refused or lost this page.');
+        },
         'session:status': () => ({ state: 'no-wallet', walletName: null }),
       }),
     );

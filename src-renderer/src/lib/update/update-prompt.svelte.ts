@@ -30,7 +30,12 @@ export class UpdatePrompt {
     this.stopListening ??= this.api.on('updates:changed', (status) => {
       this.status = status;
     });
-    await this.#run(() => this.api.updates.status());
+    try {
+      this.status = await unwrap(this.api.updates.status());
+    } catch {
+      // Nothing to decide until main can say (its next `updates:changed` brings it); a status
+      // that could not be read is no reason to interrupt the trader.
+    }
   }
 
   /** The trader agreed: main restarts into it now, or once what is under way has finished. */
