@@ -15,7 +15,7 @@ import { report } from './measure';
  * union of request intervals). Also: sequential orders per second through that whole path.
  */
 const WARMUP = 10;
-const ORDERS = Number(process.env['BENCH_ORDERS'] ?? 200);
+const ORDERS = Number(process.env['BENCH_ORDER_PATH_ORDERS'] ?? 200);
 
 // Every HTTP exchange of the app, start to last byte, in performance.now() time.
 const started = new WeakMap<object, number>();
