@@ -20,6 +20,25 @@ export interface TradingAccount {
   stakeKeyHash: string;
 }
 
+/**
+ * Addresses derived from an account public key, kept: deriving them costs more than the rest of
+ * an order's own work, and a key's addresses never change.
+ */
+const derived = new Map<string, ReturnType<typeof addressesOf>>();
+const addressesFor = (
+  accountPublicKey: string,
+  networkId: 0 | 1,
+): ReturnType<typeof addressesOf> => {
+  const key = `${networkId}:${accountPublicKey}`;
+  let addresses = derived.get(key);
+  if (!addresses) {
+    addresses = addressesOf(parseAccountPublicKey(accountPublicKey), networkId);
+    if (derived.size > 64) derived.clear();
+    derived.set(key, addresses);
+  }
+  return addresses;
+};
+
 export const activeAccount = async (
   book: WalletBook,
   connection: Connection,
@@ -32,10 +51,7 @@ export const activeAccount = async (
       'There is no wallet yet. Create or restore one first.',
     );
   }
-  const addresses = addressesOf(
-    parseAccountPublicKey(wallet.accountPublicKey),
-    connection.networkId,
-  );
+  const addresses = addressesFor(wallet.accountPublicKey, connection.networkId);
   return {
     wallet,
     accountId: wallet.exchangeAccounts?.[connection.choice.name] ?? null,
