@@ -124,6 +124,12 @@ test('a limit order at the best ask fills against the market maker; a market ord
 
   await side(page, 'Buy');
   await kind(page, 'Market');
+  // With the slippage limit (on by default): main checks the order's worst price against it.
+  await textbox(page, /^Quantity/).fill('7');
+  await entry(page).getByRole('button', { name: 'Buy ADA' }).click();
+  await signIfAsked(page);
+  await expect(fills.getByRole('row', { name: /Buy.*7\.0000/ })).toBeVisible({ timeout: 30_000 });
+
   await textbox(page, /^Quantity/).fill('5');
   // A market order with no slippage limit locks the whole quote balance until it is done.
   await entry(page)
