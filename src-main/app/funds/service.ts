@@ -17,7 +17,6 @@ import { activeAccount, signingProfile, type TradingAccount } from '../network/a
 import { assetOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
-import { summarise } from '../operations/summary';
 import { selectCoins } from './coin-selection';
 
 export interface FundsDeps {
@@ -240,29 +239,22 @@ export class FundsService {
           ]),
         ),
       };
-      const review = await this.deps.signer.review(txHex, intent, profile);
       const balancesBefore = await client.balances().catch(() => [] as Balance[]);
-      const prepared = this.deps.operations.register(operation, {
+      const prepared = await this.deps.operations.review(operation, {
         kind: 'deposit',
         title,
         connection,
         txHex,
         intent,
         profile,
-        summary: summarise(
-          review.decoded,
-          connection.networkId,
-          {
-            operationKeyHash: account.wallet.operationKeyHash,
-            paymentKeyHash: account.paymentKeyHash,
-          },
-          null,
-        ),
-        report: review.report,
+        keys: {
+          operationKeyHash: account.wallet.operationKeyHash,
+          paymentKeyHash: account.paymentKeyHash,
+        },
         offline: account.wallet.kind === 'watch-only',
         orderId: null,
         cancelsOrderId: null,
-        expiresAt: this.#now() + rules.fundsTtlSeconds * 1000,
+        ttlSeconds: rules.fundsTtlSeconds,
       });
       this.#expect(prepared.operationId, {
         kind: 'deposit',
@@ -335,28 +327,21 @@ export class FundsService {
         statedFeeLovelace: 0n,
         ownUtxos: new Set(own.map(idOf)),
       };
-      const review = await this.deps.signer.review(txHex, intent, profile);
-      const prepared = this.deps.operations.register(operation, {
+      const prepared = await this.deps.operations.review(operation, {
         kind: 'withdrawal',
         title,
         connection,
         txHex,
         intent,
         profile,
-        summary: summarise(
-          review.decoded,
-          connection.networkId,
-          {
-            operationKeyHash: account.wallet.operationKeyHash,
-            paymentKeyHash: account.paymentKeyHash,
-          },
-          null,
-        ),
-        report: review.report,
+        keys: {
+          operationKeyHash: account.wallet.operationKeyHash,
+          paymentKeyHash: account.paymentKeyHash,
+        },
         offline: account.wallet.kind === 'watch-only',
         orderId: null,
         cancelsOrderId: null,
-        expiresAt: this.#now() + rules.fundsTtlSeconds * 1000,
+        ttlSeconds: rules.fundsTtlSeconds,
       });
       this.#expect(prepared.operationId, {
         kind: 'withdrawal',

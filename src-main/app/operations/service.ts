@@ -23,7 +23,7 @@ import type {
 } from '../../signing';
 import type { JournalEntry, OperationJournal } from '../../store/journal';
 import type { Connection, NetworkService } from '../network/service';
-import { checkOf } from './summary';
+import { checkOf, summarise } from './summary';
 
 type TradeIntent = PlaceOrderIntent | CancelOrderIntent;
 type FundsIntent = DepositIntent | WithdrawalIntent;
@@ -42,6 +42,25 @@ export interface Built {
   orderId: string | null;
   cancelsOrderId: string | null;
   expiresAt: number | null;
+}
+
+/** A transaction the exchange built, to be read by the signer and held for the trader's answer. */
+export interface ToReview {
+  kind: OperationKind;
+  title: string;
+  connection: Connection;
+  txHex: string;
+  intent: TradeIntent | FundsIntent;
+  profile: ExchangeProfile;
+  /** The wallet's keys, named in the dialog's list of signers. */
+  keys: { operationKeyHash: string; paymentKeyHash: string | null };
+  /** The trader's order, shown beside what the transaction's order request says. */
+  orderTerms?: NonNullable<TransactionSummary['orderTerms']>;
+  offline: boolean;
+  orderId: string | null;
+  cancelsOrderId: string | null;
+  /** How long the exchange keeps this build valid. */
+  ttlSeconds: number;
 }
 
 interface Prepared extends Built {
@@ -107,6 +126,27 @@ export class OperationsService {
   }
 
   /** Keeps a built and checked operation until the trader confirms or discards it. */
+  /**
+   * The signer reads the transaction and checks it against the intent; the result is held for
+   * the confirmation dialog. Every area's prepare step ends here.
+   */
+  async review(operation: { id: string }, request: ToReview): Promise<PreparedOperation> {
+    const { keys, orderTerms, ttlSeconds, ...built } = request;
+    const review = await this.deps.signer.review(request.txHex, request.intent, request.profile);
+    const carriesOrder = review.decoded.outputs.some((o) => o.party === 'exchange-intent');
+    return this.register(operation, {
+      ...built,
+      summary: summarise(
+        review.decoded,
+        request.connection.networkId,
+        keys,
+        carriesOrder ? (orderTerms ?? null) : null,
+      ),
+      report: review.report,
+      expiresAt: this.#now() + ttlSeconds * 1000,
+    });
+  }
+
   register(operation: { id: string }, built: Built): PreparedOperation {
     const prepared: Prepared = { ...built, id: operation.id };
     // Only the newest few wait; an abandoned dialog does not keep transactions forever.

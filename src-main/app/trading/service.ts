@@ -15,7 +15,6 @@ import { activeAccount, signingProfile, type TradingAccount } from '../network/a
 import { assetOf, marketOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
-import { summarise } from '../operations/summary';
 import { preTrade, type PreTradeResult, type TradeContext } from './pre-trade';
 
 export interface TradingDeps {
@@ -201,36 +200,27 @@ export class TradingService {
           price: price ?? worstAcceptedPrice(order, result.bestPrice),
         },
       };
-      const review = await this.deps.signer.review(built.txHex, intent, profile);
-      const orderOutput = review.decoded.outputs.find((o) => o.party === 'exchange-intent');
-      return this.deps.operations.register(operation, {
+      return this.deps.operations.review(operation, {
         kind: 'place-order',
         title,
         connection,
         txHex: built.txHex,
         intent,
         profile,
-        summary: summarise(
-          review.decoded,
-          connection.networkId,
-          {
-            operationKeyHash: account.wallet.operationKeyHash,
-            paymentKeyHash: account.paymentKeyHash,
-          },
-          orderOutput
-            ? {
-                side: order.side,
-                price: order.price ?? null,
-                quantity: order.quantity,
-                orderId: built.orderId,
-              }
-            : null,
-        ),
-        report: review.report,
+        keys: {
+          operationKeyHash: account.wallet.operationKeyHash,
+          paymentKeyHash: account.paymentKeyHash,
+        },
+        orderTerms: {
+          side: order.side,
+          price: order.price ?? null,
+          quantity: order.quantity,
+          orderId: built.orderId,
+        },
         offline: false,
         orderId: built.orderId,
         cancelsOrderId: null,
-        expiresAt: Date.now() + rules.orderTtlSeconds * 1000,
+        ttlSeconds: rules.orderTtlSeconds,
       });
     } catch (error) {
       this.deps.operations.progress(
@@ -296,28 +286,21 @@ export class TradingService {
         // The sandbox's records state exactly what an order locks; the cancel must return it.
         ...(connection.isSandbox ? { refund: lockedBy(order, rules) } : {}),
       };
-      const review = await this.deps.signer.review(txHex, intent, profile);
-      return this.deps.operations.register(operation, {
+      return this.deps.operations.review(operation, {
         kind: 'cancel-order',
         title,
         connection,
         txHex,
         intent,
         profile,
-        summary: summarise(
-          review.decoded,
-          connection.networkId,
-          {
-            operationKeyHash: account.wallet.operationKeyHash,
-            paymentKeyHash: account.paymentKeyHash,
-          },
-          null,
-        ),
-        report: review.report,
+        keys: {
+          operationKeyHash: account.wallet.operationKeyHash,
+          paymentKeyHash: account.paymentKeyHash,
+        },
         offline: false,
         orderId: null,
         cancelsOrderId: order.id,
-        expiresAt: Date.now() + rules.orderTtlSeconds * 1000,
+        ttlSeconds: rules.orderTtlSeconds,
       });
     } catch (error) {
       this.deps.operations.progress(
