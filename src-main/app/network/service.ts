@@ -335,11 +335,13 @@ export class NetworkService {
   async switchTo(choice: NetworkChoice): Promise<Connection> {
     const current = await this.connection();
     if (networkKeyOf(choice) === current.key && choice.name !== 'custom') return current;
+    // Closed before anything is awaited: from here on nothing of the old network reaches the
+    // screens. Should the settings write fail, the next use reconnects to the old choice.
+    current.close();
+    this.#connection = undefined;
     await this.deps.settings.update((settings) => ({ ...settings, network: choice }));
     this.#choice = choice;
-    current.close();
     if (current.isSandbox && choice.name !== 'sandbox') await this.#stopSandbox();
-    this.#connection = undefined;
     const next = await this.connection();
     this.report('connecting', `Connecting to ${next.label}…`);
     await this.deps.onSwitch?.(next);

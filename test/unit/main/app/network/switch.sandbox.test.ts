@@ -136,7 +136,12 @@ describe('switching the network at run time', () => {
     // Live feeds of the old network are closed: nothing it says reaches the screens any more.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const after = world.events.slice(switchedAt);
-    expect(after.some((event) => JSON.stringify(event.payload).includes(orderId))).toBe(false);
+    // Named on failure: which event carried the old network's order.
+    expect(
+      after
+        .filter((event) => JSON.stringify(event.payload).includes(orderId))
+        .map((event) => event.name),
+    ).toEqual([]);
     expect(
       after.some(
         (event) =>
