@@ -29,6 +29,8 @@ export class AccountFeed {
   #connection: Connection | null = null;
   /** Executed base quantity of each open order last seen, to tell when one trades. */
   #executed = new Map<string, string>();
+  /** Bumped by every start and stop: a feed, or a start still awaiting, from before is void. */
+  #generation = 0;
 
   constructor(private readonly deps: AccountFeedDeps) {
     deps.network.onSwitch(() => void this.restart());
@@ -36,12 +38,16 @@ export class AccountFeed {
 
   async restart(): Promise<void> {
     this.stop();
+    const generation = ++this.#generation;
     const apiKey = this.deps.apiKey();
     if (!apiKey) return;
     const connection = await this.deps.network.connection();
     const client = await connection.client(apiKey);
+    // Two starts at once (an unlock and a new API key): only the last one runs a feed.
+    if (generation !== this.#generation) return;
     this.#connection = connection;
-    const current = () => this.#connection === connection && !connection.closed;
+    const current = () =>
+      generation === this.#generation && this.#connection === connection && !connection.closed;
     const feed = new LiveFeed({
       openStream: (onState) =>
         openNamedStream(
@@ -114,6 +120,7 @@ export class AccountFeed {
   }
 
   stop(): void {
+    this.#generation += 1;
     this.#feed?.stop();
     this.#feed = null;
     this.#connection = null;
