@@ -10,13 +10,15 @@ import {
   type ServiceProfile,
 } from '../exchange';
 import { scriptLanguage, scriptRefOf, type ScriptRef } from './script-ref';
-import type { ChainLookup } from './utxo';
+import type { ChainLookup, CoinOutput } from './utxo';
 
 /**
  * Blockfrost (`GET /addresses/{address}/utxos`, pages of 100, header `project_id`;
  * https://cardano-mainnet.blockfrost.io/api/v0, https://cardano-preprod.blockfrost.io/api/v0).
  * An address never seen on chain answers 404: no coins. A reference script is named by its
  * hash only, so it is fetched (`/scripts/{hash}`, then its CBOR or, for a native script, JSON).
+ * Single outputs, spent or not, come from their transaction (`/txs/{hash}/utxos`; 404 when the
+ * chain does not know the transaction).
  */
 
 const PAGE = 100;
@@ -46,6 +48,23 @@ const BlockfrostUtxo = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{56}$/)
     .nullish(),
+});
+
+const Amount = z.array(
+  z.object({
+    unit: z.string().regex(/^(lovelace|[0-9a-fA-F]{56}(?:[0-9a-fA-F]{2}){0,32})$/),
+    quantity: z.string().regex(/^\d{1,30}$/),
+  }),
+);
+
+const BlockfrostTxUtxos = z.object({
+  outputs: z.array(
+    z.object({
+      address: z.string().min(1).max(200),
+      amount: Amount,
+      output_index: z.number().int().nonnegative(),
+    }),
+  ),
 });
 
 export class BlockfrostChain implements ChainLookup {
@@ -118,6 +137,47 @@ export class BlockfrostChain implements ChainLookup {
         );
       }
       if (rows.length < PAGE) return out;
+    }
+    return out;
+  }
+
+  async resolve(
+    refs: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, CoinOutput | null>> {
+    const action = 'look up the coins a transaction spends';
+    const out = new Map<string, CoinOutput | null>(refs.map((ref) => [ref, null]));
+    const byTx = new Map<string, Set<number>>();
+    for (const ref of out.keys()) {
+      const [hash = '', index = ''] = ref.split('#');
+      if (!/^[0-9a-f]{64}$/.test(hash) || !/^\d{1,5}$/.test(index)) continue;
+      byTx.set(hash, (byTx.get(hash) ?? new Set()).add(Number(index)));
+    }
+    const where: AnswerOf = { endpoint: 'GET /txs/{hash}/utxos', action, service: BLOCKFROST.name };
+    for (const [hash, indexes] of byTx) {
+      let body: unknown;
+      try {
+        body = (
+          await this.#http.request({
+            method: 'GET',
+            path: `/txs/${hash}/utxos`,
+            kind: 'read',
+            action,
+            ...(signal ? { signal } : {}),
+          })
+        ).body;
+      } catch (error) {
+        // 404: a transaction the chain has never seen created none of these outputs.
+        if (error instanceof ExchangeError && error.httpStatus === 404) continue;
+        throw error;
+      }
+      for (const o of parseAnswer(BlockfrostTxUtxos, body, where).outputs) {
+        if (!indexes.has(o.output_index)) continue;
+        out.set(`${hash}#${o.output_index}`, {
+          address: o.address,
+          amounts: new Map(o.amount.map((a) => [a.unit.toLowerCase(), BigInt(a.quantity)])),
+        });
+      }
     }
     return out;
   }

@@ -3,4 +3,13 @@ export { SandboxChain, type SandboxTarget } from './sandbox-chain';
 export { KoiosChain } from './koios-chain';
 export { BlockfrostChain } from './blockfrost-chain';
 export { scriptRefOf, scriptLanguage, type ScriptLanguage, type ScriptRef } from './script-ref';
-export { AmountEntry, InputUtxo, totalOf, type ChainLookup } from './utxo';
+export {
+  AmountEntry,
+  COIN_REF,
+  InputUtxo,
+  coinOf,
+  refOf,
+  totalOf,
+  type ChainLookup,
+  type CoinOutput,
+} from './utxo';

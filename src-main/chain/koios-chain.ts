@@ -8,16 +8,19 @@ import {
   type ServiceProfile,
 } from '../exchange';
 import { scriptLanguage, scriptRefOf } from './script-ref';
-import type { ChainLookup } from './utxo';
+import type { ChainLookup, CoinOutput } from './utxo';
 
 /**
  * Koios (`POST /address_utxos` with `_extended: true`; https://api.koios.rest/api/v1 on
  * mainnet, https://preprod.koios.rest/api/v1 on preprod), an optional bearer token. Answers are
- * pages of at most 1000 rows (PostgREST): read with `offset` until a short page.
+ * pages of at most 1000 rows (PostgREST): read with `offset` until a short page. Single outputs,
+ * spent or not, come from `POST /utxo_info`, which leaves out those it does not know.
  */
 
 const PAGE = 1000;
 const MAX_PAGES = 50;
+/** Outputs asked for in one `utxo_info` request. */
+const REFS_PER_REQUEST = 50;
 
 const KOIOS: ServiceProfile = {
   name: 'Koios',
@@ -116,6 +119,44 @@ export class KoiosChain implements ChainLookup {
         );
       }
       if (rows.length < PAGE) return out;
+    }
+    return out;
+  }
+
+  async resolve(
+    refs: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, CoinOutput | null>> {
+    const action = 'look up the coins a transaction spends';
+    const out = new Map<string, CoinOutput | null>(refs.map((ref) => [ref, null]));
+    const unique = [...out.keys()];
+    for (let i = 0; i < unique.length; i += REFS_PER_REQUEST) {
+      const reply = await this.#http.request({
+        method: 'POST',
+        path: '/utxo_info',
+        body: JSON.stringify({ _utxo_refs: unique.slice(i, i + REFS_PER_REQUEST) }),
+        kind: 'read',
+        action,
+        ...(signal ? { signal } : {}),
+      });
+      const where = { endpoint: reply.endpoint, action, service: KOIOS.name };
+      const rows = parseAnswer(z.array(KoiosUtxo), reply.body ?? [], where);
+      for (const [n, row] of rows.entries()) {
+        const ref = `${row.tx_hash.toLowerCase()}#${row.tx_index}`;
+        if (!out.has(ref)) continue;
+        // Whose coin it is is the point of the question: an answer without it is no answer.
+        if (!row.address) throw unexpectedAnswer(where, `\`[${n}].address\` is missing`);
+        out.set(ref, {
+          address: row.address,
+          amounts: new Map([
+            ['lovelace', BigInt(row.value)],
+            ...(row.asset_list ?? []).map(
+              (a) =>
+                [`${a.policy_id}${a.asset_name ?? ''}`.toLowerCase(), BigInt(a.quantity)] as const,
+            ),
+          ]),
+        });
+      }
     }
     return out;
   }

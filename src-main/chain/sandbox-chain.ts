@@ -1,5 +1,5 @@
 import { SandboxAdmin, type HttpOptions, type InputUtxo } from '../exchange';
-import type { ChainLookup } from './utxo';
+import { coinOf, refOf, type ChainLookup, type CoinOutput } from './utxo';
 
 /** Where the embedded sandbox is, once it has started: its URL and the admin token it announced. */
 export type SandboxTarget = string | { baseUrl: string; adminToken?: string };
@@ -18,6 +18,22 @@ export class SandboxChain implements ChainLookup {
 
   async utxosAt(address: string, signal?: AbortSignal): Promise<InputUtxo[]> {
     return (await this.#adminFor()).utxos(address, signal);
+  }
+
+  async resolve(
+    refs: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, CoinOutput | null>> {
+    const out = new Map<string, CoinOutput | null>(refs.map((ref) => [ref, null]));
+    const admin = await this.#adminFor();
+    const unique = [...out.keys()];
+    for (let i = 0; i < unique.length; i += 100) {
+      for (const utxo of await admin.coins(unique.slice(i, i + 100), signal)) {
+        const ref = refOf(utxo);
+        if (out.has(ref)) out.set(ref, coinOf(utxo));
+      }
+    }
+    return out;
   }
 
   async close(): Promise<void> {

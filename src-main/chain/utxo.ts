@@ -6,9 +6,22 @@ import type { InputUtxo } from '../exchange';
  */
 export { AmountEntry, InputUtxo } from '../exchange';
 
+/** What one output on chain holds and where: enough to tell whose coin an input spends. */
+export interface CoinOutput {
+  address: string;
+  /** Smallest units by unit (`lovelace`, or policy id + asset name hex). */
+  amounts: ReadonlyMap<string, bigint>;
+}
+
 /** Where the app reads a wallet's coins on L1: the sandbox's simulated ledger, Koios, Blockfrost… */
 export interface ChainLookup {
   utxosAt(address: string, signal?: AbortSignal): Promise<InputUtxo[]>;
+  /**
+   * What each of these outputs (`<tx hash>#<index>`) holds and at which address, as far as the
+   * chain knows it; null for an output the chain does not know (never created on L1, or, where
+   * the provider forgets spent ones, already spent). Throws when the provider cannot answer.
+   */
+  resolve(refs: readonly string[], signal?: AbortSignal): Promise<Map<string, CoinOutput | null>>;
 }
 
 /** Adds up what a set of UTxOs holds, per unit, in smallest units. */
@@ -21,3 +34,16 @@ export const totalOf = (utxos: readonly InputUtxo[]): Map<string, bigint> => {
   }
   return total;
 };
+
+/** A UTxO's output as a `CoinOutput`. */
+export const coinOf = (utxo: InputUtxo): CoinOutput => ({
+  address: utxo.output.address,
+  amounts: new Map(utxo.output.amount.map((a) => [a.unit, BigInt(a.quantity)])),
+});
+
+/** `<tx hash>#<index>` of a UTxO. */
+export const refOf = (utxo: InputUtxo): string =>
+  `${utxo.input.tx_hash}#${utxo.input.output_index}`;
+
+/** Coin references as the chain writes them: 64 hex, `#`, an output index. */
+export const COIN_REF = /^[0-9a-f]{64}#\d{1,5}$/;

@@ -199,6 +199,20 @@ export class SandboxAdmin {
     return parseAnswer(z.array(InputUtxo), reply.body, where(reply.endpoint, action));
   }
 
+  /** Those of the listed coins (`<tx hash>#<index>`, at most 100) that are unspent on its L1. */
+  async coins(refs: readonly string[], signal?: AbortSignal): Promise<InputUtxo[]> {
+    const action = 'look up the coins a transaction spends';
+    const reply = await this.#http.request({
+      method: 'GET',
+      path: '/sandbox/utxos',
+      query: { refs: refs.join(',') },
+      kind: 'read',
+      action,
+      ...(signal ? { signal } : {}),
+    });
+    return parseAnswer(z.array(InputUtxo), reply.body, where(reply.endpoint, action));
+  }
+
   /** The sandbox's facts: network id, assets, markets, fees, delays, addresses. */
   async network(signal?: AbortSignal): Promise<SandboxNetwork> {
     const action = "read the practice exchange's settings";

@@ -138,14 +138,37 @@ export function sandboxRoutes(
     },
   );
 
-  app.get<{ Querystring: { address?: string } }>('/sandbox/utxos', async (request) => {
-    const address = request.query.address;
-    if (address === undefined || !isTestnetAddress(address)) {
-      throw new SandboxError(ErrorCode.invalidRequest, 'address must be a testnet address');
-    }
-    await core.synced();
-    return core.current().l1.at(address).map(inputUtxo);
-  });
+  // The unspent outputs at one address (`?address=`), or the ones of a list of coins
+  // (`?refs=<tx hash>#<index>,…`, at most 100): what a chain explorer answers for either.
+  app.get<{ Querystring: { address?: string; refs?: string } }>(
+    '/sandbox/utxos',
+    async (request) => {
+      const { address, refs } = request.query;
+      if (typeof refs === 'string' && address === undefined) {
+        const ids = refs.split(',');
+        if (ids.length > 100 || !ids.every((id) => /^[0-9a-f]{64}#\d{1,5}$/.test(id))) {
+          throw new SandboxError(
+            ErrorCode.invalidRequest,
+            'refs must be 1 to 100 coins written <tx hash>#<index>, separated by commas',
+          );
+        }
+        await core.synced();
+        const l1 = core.current().l1;
+        return ids.flatMap((id) => {
+          const utxo = l1.get(id);
+          return utxo ? [inputUtxo(utxo)] : [];
+        });
+      }
+      if (typeof address !== 'string' || refs !== undefined || !isTestnetAddress(address)) {
+        throw new SandboxError(
+          ErrorCode.invalidRequest,
+          'address must be a testnet address (or give refs instead)',
+        );
+      }
+      await core.synced();
+      return core.current().l1.at(address).map(inputUtxo);
+    },
+  );
 
   app.get('/sandbox/network', async () => {
     const rules = core.exchange.rules;

@@ -1,7 +1,7 @@
 import { Cardano } from '@cardano-sdk/core';
 import { roundRobinRandomImprove, type SelectionSkeleton } from '@cardano-sdk/input-selection';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import type { InputUtxo } from '../../chain';
+import { refOf, type InputUtxo } from '../../chain';
 
 const LOVELACE = 'lovelace';
 
@@ -15,8 +15,6 @@ const valueOf = (amounts: ReadonlyMap<string, bigint>): Cardano.Value => {
 
 const amountsOfUtxo = (utxo: InputUtxo): Map<string, bigint> =>
   new Map(utxo.output.amount.map((a) => [a.unit, BigInt(a.quantity)]));
-
-const idOf = (utxo: InputUtxo): string => `${utxo.input.tx_hash}#${utxo.input.output_index}`;
 
 /** A rough upper bound of a deposit's size in bytes, to estimate its fee before it is built. */
 const estimatedSize = (skeleton: SelectionSkeleton): number => {
@@ -41,7 +39,7 @@ export const selectCoins = async (
   changeAddress: string,
   fee: FeeParameters,
 ): Promise<InputUtxo[]> => {
-  const byId = new Map(utxos.map((u) => [idOf(u), u]));
+  const byId = new Map(utxos.map((u) => [refOf(u), u]));
   const available = new Set<Cardano.Utxo>(
     utxos.map((u) => [
       {

@@ -363,7 +363,11 @@ function fuzzCases(name: string): Record<string, { path: string; body?: unknown 
       },
       { path: '/sandbox/faucet', body: protoKeyed },
     ],
-    'GET /sandbox/utxos': [{ path: `/sandbox/utxos?address=${n}` }],
+    'GET /sandbox/utxos': [
+      { path: `/sandbox/utxos?address=${n}` },
+      { path: `/sandbox/utxos?refs=${n}` },
+      { path: `/sandbox/utxos?refs=${'0'.repeat(64)}%230,${n}` },
+    ],
     'GET /sandbox/network': [],
     'GET /sandbox/totals': [],
     'POST /sandbox/reset': [],

@@ -191,6 +191,118 @@ describe('Blockfrost', () => {
   });
 });
 
+describe('whose coins a transaction spends (resolve)', () => {
+  // Two of the wallet's outputs (one spent since), and one the chain has never seen.
+  const rows = koiosAddressUtxos();
+  const refOfRow = (r: Record<string, unknown>) => `${String(r.tx_hash)}#${String(r.tx_index)}`;
+  const known = rows.slice(0, 2).map(refOfRow);
+  const spent = rows.filter((r) => r.is_spent === true).map(refOfRow);
+  const unseen = `${'e'.repeat(64)}#0`;
+  const asked = [...known, ...spent, unseen];
+  const expected = new Map(
+    asked.map((ref) => {
+      const row = rows.find((r) => refOfRow(r) === ref);
+      if (!row) return [ref, null];
+      const assets = (row.asset_list ?? []) as Array<Record<string, string>>;
+      return [
+        ref,
+        {
+          address: WALLET,
+          amounts: new Map([
+            ['lovelace', BigInt(String(row.value))],
+            ...assets.map(
+              (a) => [`${a.policy_id}${a.asset_name ?? ''}`, BigInt(String(a.quantity))] as const,
+            ),
+          ]),
+        },
+      ];
+    }),
+  );
+
+  it('Koios: POST /utxo_info, spent outputs included, unknown ones null, 50 refs a request', async () => {
+    handler = (req, res) => {
+      const wanted = new Set((JSON.parse(req.body) as { _utxo_refs: string[] })._utxo_refs);
+      json(
+        res,
+        200,
+        rows.filter((r) => wanted.has(refOfRow(r))),
+      );
+    };
+    const koios = new KoiosChain({ baseUrl: `${server.url}/api/v1` }, options);
+    expect(spent).toHaveLength(1);
+    expect(await koios.resolve(asked)).toEqual(expected);
+    expect(server.requests.map((r) => [r.method, r.path])).toEqual([['POST', '/api/v1/utxo_info']]);
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ _utxo_refs: asked });
+    server.requests.length = 0;
+    const many = Array.from({ length: 120 }, (_, i) => `${i.toString(16).padStart(64, '0')}#0`);
+    const answer = await koios.resolve(many);
+    await koios.close();
+    expect([...answer.values()].every((v) => v === null)).toBe(true);
+    expect(
+      server.requests.map(
+        (r) => (JSON.parse(r.body) as { _utxo_refs: string[] })._utxo_refs.length,
+      ),
+    ).toEqual([50, 50, 20]);
+  });
+
+  it('Koios: an answer that does not say whose a coin is is refused in words', async () => {
+    handler = (_req, res) => json(res, 200, [{ ...rows[0], address: null }]);
+    const koios = new KoiosChain({ baseUrl: server.url }, options);
+    const error = await koios.resolve([known[0] ?? '']).catch((e: unknown) => e);
+    await koios.close();
+    expect((error as Error).message).toMatch(/Koios.*`\[0\]\.address` is missing/);
+  });
+
+  it('Blockfrost: GET /txs/{hash}/utxos once per transaction, 404 for one it never saw: the same answer', async () => {
+    const byTx = new Map<string, Array<Record<string, unknown>>>();
+    for (const r of rows) {
+      const list = byTx.get(String(r.tx_hash)) ?? [];
+      list.push(r);
+      byTx.set(String(r.tx_hash), list);
+    }
+    handler = (req, res) => {
+      const hash = /^\/api\/v0\/txs\/([0-9a-f]{64})\/utxos$/.exec(req.path)?.[1] ?? '';
+      const outputs = byTx.get(hash);
+      if (!outputs) {
+        return json(res, 404, {
+          status_code: 404,
+          error: 'Not Found',
+          message: 'The requested component has not been found.',
+        });
+      }
+      // Blockfrost's tx_content_utxo: every output of the transaction, spent ones marked.
+      json(res, 200, {
+        hash,
+        inputs: [],
+        outputs: outputs.map((r) => ({
+          address: r.address,
+          amount: [
+            { unit: 'lovelace', quantity: String(r.value) },
+            ...((r.asset_list ?? []) as Array<Record<string, string>>).map((a) => ({
+              unit: `${a.policy_id}${a.asset_name ?? ''}`,
+              quantity: String(a.quantity),
+            })),
+          ],
+          output_index: r.tx_index,
+          data_hash: null,
+          inline_datum: null,
+          collateral: false,
+          reference_script_hash: null,
+          consumed_by_tx: r.is_spent ? 'f'.repeat(64) : null,
+        })),
+      });
+    };
+    const blockfrost = new BlockfrostChain(
+      { baseUrl: `${server.url}/api/v0`, projectId: 'preprodABC' },
+      options,
+    );
+    expect(await blockfrost.resolve(asked)).toEqual(expected);
+    await blockfrost.close();
+    const hashes = new Set(asked.map((r) => r.split('#')[0]));
+    expect(server.requests).toHaveLength(hashes.size);
+  });
+});
+
 describe('reference scripts', () => {
   it('accepts a Plutus script wrapped once or twice, and nothing that misses the hash', () => {
     const hash = '793f8c8cffba081b2a56462fc219cc8fe652d6a338b62c7b134876e7';
