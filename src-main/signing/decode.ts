@@ -76,6 +76,8 @@ export interface DecodeContext {
   exchange?: ExchangeAddresses;
   /** Outputs the wallet knows, by `txId#index` (its own UTxOs, the order being cancelled…). */
   knownOutputs?: ReadonlyMap<string, KnownOutput>;
+  /** Outputs the chain was asked about and does not know: no coin on L1, so none of ours. */
+  absentOutputs?: ReadonlySet<string>;
   assets?: ReadonlyMap<string, AssetInfo>;
 }
 
@@ -92,6 +94,8 @@ export interface DisplayAmount {
 export interface DecodedInput {
   id: string;
   known: (KnownOutput & { party: Party; display: DisplayAmount[] }) | null;
+  /** The chain was asked and knows no such output: it is not a coin on L1. */
+  absent: boolean;
 }
 
 export interface DecodedOutput {
@@ -676,7 +680,10 @@ export const decodeTransaction = (txHex: string, context: DecodeContext): Decode
     id: transactionIdOf(bytes.body),
     bytes,
     networkId: body.networkId,
-    inputs: body.inputs.map((id) => ({ id, known: knownInput(id, context) })),
+    inputs: body.inputs.map((id) => {
+      const known = knownInput(id, context);
+      return { id, known, absent: known === null && (context.absentOutputs?.has(id) ?? false) };
+    }),
     referenceInputs: body.referenceInputs,
     collateralInputs: body.collateralInputs,
     outputs,

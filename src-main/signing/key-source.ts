@@ -1,4 +1,5 @@
 import type { SigningKey, WalletRecord } from '../wallet';
+import type { KnownOutput } from './decode';
 
 /**
  * What the signer needs from the rest of the app, as seams it does not own: the key that signs
@@ -31,4 +32,13 @@ export interface ActiveWallet {
 /** Every check of the spending password goes through the same throttle. */
 export interface PasswordThrottle {
   guard<T>(check: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * What the chain says the outputs a transaction spends hold, and at which address: null for an
+ * output it does not know. The signer asks before moving funds with the wallet key, because its
+ * signature spends every input payable to that key, whatever the app's own lists say.
+ */
+export interface CoinLookup {
+  resolve(refs: readonly string[]): Promise<ReadonlyMap<string, KnownOutput | null>>;
 }

@@ -23,6 +23,7 @@ import {
 } from './intent';
 import type {
   ActiveWallet,
+  CoinLookup,
   PasswordThrottle,
   TradingKeySource,
   WalletKeySource,
@@ -50,12 +51,25 @@ export interface Review {
   report: IntentReport;
 }
 
-export interface SignOptions {
-  /** Warnings (from `review`) the trader saw and confirmed. */
-  acceptedWarnings?: readonly string[];
+export interface ReviewOptions {
   /** Outputs the wallet knows (its UTxOs), by `txId#index`, to show and check what is spent. */
   knownOutputs?: ReadonlyMap<string, KnownOutput>;
+  /**
+   * The chain, asked what every input of a deposit or withdrawal holds and where: the wallet
+   * key's signature spends any input payable to it, so each must be accounted for. Without it
+   * (or when it cannot answer) a fund movement is not signed.
+   */
+  coins?: CoinLookup;
 }
+
+export interface SignOptions extends ReviewOptions {
+  /** Warnings (from `review`) the trader saw and confirmed. */
+  acceptedWarnings?: readonly string[];
+}
+
+/** Outputs of transactions this signer signed that pay one of our keys, kept this long. */
+const OWN_OUTPUT_MEMORY_MS = 6 * 60 * 60_000;
+const OWN_OUTPUT_MEMORY_SIZE = 500;
 
 export interface SignerDeps {
   /** The operation key for trades (the session service). */
@@ -70,6 +84,11 @@ export interface SignerDeps {
 
 export class TransactionSigner {
   readonly #own = new Map<string, OwnWallet>();
+  /**
+   * Outputs paying our keys in transactions signed here, until the chain shows them: a later
+   * transaction that spends one (say, a deposit's change not yet confirmed) spends our coin.
+   */
+  readonly #signedOwn = new Map<string, KnownOutput & { at: number }>();
 
   constructor(private readonly deps: SignerDeps) {}
 
@@ -100,26 +119,70 @@ export class TransactionSigner {
     return own;
   }
 
-  #review(
+  #now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  async #review(
     wallet: WalletRecord,
     txHex: string,
     intent: SigningIntent,
     profile: ExchangeProfile,
-    knownOutputs?: ReadonlyMap<string, KnownOutput>,
-  ): Review {
-    const known = new Map(knownOutputs ?? []);
+    options: ReviewOptions,
+  ): Promise<Review> {
+    const known = new Map(options.knownOutputs ?? []);
+    for (const [id, out] of this.#signedOwn) {
+      if (this.#now() - out.at < OWN_OUTPUT_MEMORY_MS) known.set(id, out);
+      else this.#signedOwn.delete(id);
+    }
     if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
     if (intent.kind === 'withdrawal') {
       for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
     }
-    const decoded = decodeTransaction(txHex, {
+    const context = {
       networkId: profile.networkId,
       own: this.#ownWallet(wallet, profile.networkId),
       exchange: profile.addresses,
-      knownOutputs: known,
       ...(profile.assets ? { assets: profile.assets } : {}),
-    });
-    const report = checkIntent(decoded, intent, profile, { now: (this.deps.now ?? Date.now)() });
+    };
+    let decoded = decodeTransaction(txHex, { ...context, knownOutputs: known });
+    const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
+    const unaccounted = decoded.inputs.filter((i) => i.known === null).map((i) => i.id);
+    let lookupProblem: string | null = null;
+    if (funds && unaccounted.length) {
+      // The wallet key's signature spends every input payable to it, listed by the app or not:
+      // the chain says whose each one is. An output it does not know is no coin of ours on L1.
+      const absent = new Set<string>();
+      if (!options.coins) {
+        lookupProblem = 'no chain service was given to look them up';
+      } else {
+        try {
+          const found = await options.coins.resolve(unaccounted);
+          for (const id of unaccounted) {
+            const out = found.get(id);
+            if (out) known.set(id, out);
+            else absent.add(id);
+          }
+        } catch (error) {
+          throw new AppError(
+            ErrorCode.Network,
+            `Countersign could not look up the coins this ${intent.kind} spends, so it cannot prove that none of them is yours. ${error instanceof AppError ? error.message : 'The chain service did not answer.'} Nothing was signed; try again in a moment.`,
+            { cause: error },
+          );
+        }
+      }
+      decoded = decodeTransaction(txHex, {
+        ...context,
+        knownOutputs: known,
+        absentOutputs: absent,
+      });
+    }
+    const report = checkIntent(decoded, intent, profile, { now: this.#now() });
+    if (lookupProblem !== null) {
+      report.differences.push(
+        `Countersign could not check whose coins ${unaccounted.join(', ')} are (${lookupProblem}); it signs deposits and withdrawals only when every coin they spend is accounted for.`,
+      );
+    }
     if (
       (intent.kind === 'place-order' || intent.kind === 'cancel-order') &&
       profile.operationKeyHash !== wallet.operationKeyHash
@@ -136,10 +199,10 @@ export class TransactionSigner {
     txHex: string,
     intent: SigningIntent,
     profile: ExchangeProfile,
-    knownOutputs?: ReadonlyMap<string, KnownOutput>,
+    options: ReviewOptions = {},
   ): Promise<Review> {
     await cryptoIsReady();
-    return this.#review(await this.#activeWallet(), txHex, intent, profile, knownOutputs);
+    return this.#review(await this.#activeWallet(), txHex, intent, profile, options);
   }
 
   #refuseUnlessClean(review: Review, options: SignOptions): string[] {
@@ -162,11 +225,24 @@ export class TransactionSigner {
   }
 
   #sign(review: Review, key: SigningKey, warnings: string[]): SignedTransaction {
-    const signature = key.sign(Buffer.from(review.decoded.id, 'hex'));
-    const signedTxHex = addVkeyWitnesses(review.decoded.bytes, [
-      { vkey: key.publicKey, signature },
-    ]);
-    return { txId: review.decoded.id, signedTxHex, decoded: review.decoded, warnings };
+    const { decoded } = review;
+    const signature = key.sign(Buffer.from(decoded.id, 'hex'));
+    const signedTxHex = addVkeyWitnesses(decoded.bytes, [{ vkey: key.publicKey, signature }]);
+    const at = this.#now();
+    for (const o of decoded.outputs) {
+      if (o.party !== 'own' && o.party !== 'own-other') continue;
+      this.#signedOwn.set(`${decoded.id}#${o.index}`, {
+        address: o.address,
+        amounts: o.amounts,
+        at,
+      });
+    }
+    while (this.#signedOwn.size > OWN_OUTPUT_MEMORY_SIZE) {
+      const oldest = this.#signedOwn.keys().next().value;
+      if (oldest === undefined) break;
+      this.#signedOwn.delete(oldest);
+    }
+    return { txId: decoded.id, signedTxHex, decoded, warnings };
   }
 
   /** Signs an order or a cancel with the unlocked session's operation key. */
@@ -178,7 +254,7 @@ export class TransactionSigner {
   ): Promise<SignedTransaction> {
     await cryptoIsReady();
     const wallet = await this.#activeWallet();
-    const review = this.#review(wallet, txHex, intent, profile, options.knownOutputs);
+    const review = await this.#review(wallet, txHex, intent, profile, options);
     const warnings = this.#refuseUnlessClean(review, options);
     return this.deps.session.withOperationKey((key) => this.#sign(review, key, warnings));
   }
@@ -203,7 +279,7 @@ export class TransactionSigner {
         'This is a watch-only wallet: its key is not on this computer. Sign deposits and withdrawals offline with the wallet that holds the key.',
       );
     }
-    const review = this.#review(wallet, txHex, intent, profile, options.knownOutputs);
+    const review = await this.#review(wallet, txHex, intent, profile, options);
     const warnings = this.#refuseUnlessClean(review, options);
     const key = await this.deps.attempts.guard(() =>
       this.deps.secrets.openPaymentKey(wallet.id, password),

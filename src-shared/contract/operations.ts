@@ -37,9 +37,15 @@ export const ShownAmount = z.object({
 });
 export type ShownAmount = z.infer<typeof ShownAmount>;
 
-/** Who an address belongs to, as far as main can tell. */
+/**
+ * Who an address belongs to, as far as main can tell. `own-other`: another address of the
+ * wallet's keys, which its balance does not show; `not-on-chain` (inputs only): the chain knows
+ * no such coin, so it is the exchange's own and none of the wallet's.
+ */
 export const Party = z.enum([
   'own',
+  'own-other',
+  'not-on-chain',
   'exchange-account',
   'exchange-order',
   'exchange-deposit',

@@ -132,7 +132,9 @@ export class OperationsService {
    */
   async review(operation: { id: string }, request: ToReview): Promise<PreparedOperation> {
     const { keys, orderTerms, ttlSeconds, ...built } = request;
-    const review = await this.deps.signer.review(request.txHex, request.intent, request.profile);
+    const review = await this.deps.signer.review(request.txHex, request.intent, request.profile, {
+      coins: request.connection.chain(),
+    });
     const carriesOrder = review.decoded.outputs.some((o) => o.party === 'exchange-intent');
     return this.register(operation, {
       ...built,
@@ -247,7 +249,10 @@ export class OperationsService {
     this.progress(prepared, 'signing');
     let signed: SignedTransaction;
     try {
-      const options = { acceptedWarnings: request.acceptedWarnings ?? [] };
+      const options = {
+        acceptedWarnings: request.acceptedWarnings ?? [],
+        coins: prepared.connection.chain(),
+      };
       signed = funds
         ? await this.deps.signer.signFunds(
             prepared.txHex,

@@ -29,7 +29,7 @@ export const summarise = (
     networkId: decoded.networkId,
     inputs: decoded.inputs.map((input) => ({
       id: input.id,
-      party: input.known ? partyOf(input.known.party) : 'unknown',
+      party: input.known ? partyOf(input.known.party) : input.absent ? 'not-on-chain' : 'unknown',
       amounts: input.known ? input.known.display : null,
     })),
     outputs: decoded.outputs.map((output) => ({

@@ -14,6 +14,7 @@ import {
   LOVELACE,
   outputText,
   sameAmounts,
+  shortAddress,
   theIntentOutput,
   without,
   type Findings,
@@ -34,15 +35,25 @@ export const checkWithdrawal = (
   for (const i of tx.inputs) {
     const party = i.known?.party;
     if (own.has(i.id) || party === 'own' || party === 'own-other') {
-      f.refuse(`It spends coins of your keys (${i.id}); a withdrawal never does`, 'inputs');
+      f.refuse(
+        `It spends a coin of your keys (${i.id}${i.known ? `, ${describe(i.known.amounts, profile)}` : ''}); a withdrawal never does`,
+        'inputs',
+      );
+    } else if (i.known && party === 'foreign') {
+      f.refuse(
+        `It spends ${i.id}, a coin at ${shortAddress(i.known.address)} that is neither the exchange’s nor yours`,
+        'inputs',
+      );
     }
   }
-  // Every coin it spends must be the exchange's, as the app looked them up: a coin the wallet
-  // does not list could still be payable to one of its keys (parked at another address).
-  // When they cannot be looked up, it spends exactly one coin: the exchange's payout.
+  // Every coin it spends must be the exchange's: a coin the wallet does not list could still be
+  // payable to one of its keys (parked at another address). Coins the chain was asked about are
+  // judged by their address above (one it does not know is no coin of ours); should any input
+  // not have been looked up, it may spend exactly one coin: the exchange's payout.
   const exchange = intent.exchangeUtxos;
   if (exchange === undefined) {
-    if (tx.inputs.length !== 1) {
+    const unchecked = tx.inputs.filter((i) => i.known === null && !i.absent);
+    if (unchecked.length && tx.inputs.length !== 1) {
       f.refuse(
         `It spends ${tx.inputs.length} coins instead of the exchange’s one payout coin`,
         'inputs',

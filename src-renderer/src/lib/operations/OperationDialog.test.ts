@@ -44,6 +44,24 @@ describe('the confirmation dialog', () => {
     expect(dialog.textContent).toContain('Your wallet key (on this computer)');
   });
 
+  it('names a withdrawal’s coin that is not on the chain as the exchange’s, not the wallet’s', async () => {
+    const base = preparedDeposit();
+    const { dialog } = await open(
+      preparedDeposit({
+        kind: 'withdrawal',
+        title: 'Withdraw 50 ADA',
+        summary: {
+          ...base.summary,
+          inputs: [{ id: `${'c3'.repeat(32)}#0`, party: 'not-on-chain', amounts: null }],
+        },
+      }),
+    );
+    const spent = within(dialog).getByRole('region', { name: 'What is spent' });
+    expect(spent.textContent).toContain('The exchange (not a coin on the chain, so not yours)');
+    expect(spent.textContent).toContain('not stated in the transaction');
+    expect(spent.textContent).not.toContain('Your wallet');
+  });
+
   it('asks the spending password for a deposit and signs only once it is typed', async () => {
     const { dialog, main, outcome } = await open(preparedDeposit());
     const view = within(dialog);

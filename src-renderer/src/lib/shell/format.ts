@@ -7,6 +7,8 @@ export const shorten = (text: string, head = 10, tail = 6): string =>
 /** Whose an address is, in the trader's words. */
 export const PARTY_LABELS: Readonly<Record<Party, string>> = {
   own: 'Your wallet',
+  'own-other': 'Another address of your keys (not in your balance)',
+  'not-on-chain': 'The exchange (not a coin on the chain, so not yours)',
   'exchange-account': 'Your exchange account',
   'exchange-order': 'Exchange order book (your order)',
   'exchange-deposit': 'Exchange deposit address',

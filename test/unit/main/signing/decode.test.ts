@@ -38,7 +38,7 @@ describe('decoding a transaction for display', () => {
     expect(tx.fee).toBe(0n);
     expect(tx.validUntilSlot).toBeGreaterThan(0);
     expect(tx.requiredSigners).toEqual([p.operationKey.keyHash]);
-    expect(tx.inputs).toEqual([{ id: `${txHash(1)}#0`, known: null }]);
+    expect(tx.inputs).toEqual([{ id: `${txHash(1)}#0`, known: null, absent: false }]);
     expect(
       tx.outputs.map((o) => [o.party, o.datum, o.display.map((d) => `${d.amount} ${d.name}`)]),
     ).toEqual([

@@ -144,8 +144,11 @@ describe('a second library signs what the sandbox builds', () => {
     }
 
     const w = await trader.buildWithdrawal(new Map([['lovelace', 10n * ADA]]), new Set());
-    const appW = (await world.signer.signFunds(w.txHex, w.intent, trader.profile, STRONG_PASSWORD))
-      .signedTxHex;
+    const appW = (
+      await world.signer.signFunds(w.txHex, w.intent, trader.profile, STRONG_PASSWORD, {
+        coins: trader.chain(),
+      })
+    ).signedTxHex;
     const cslW = cslSign(w.txHex, paymentKeyBytes());
     sameSignature(appW, cslW);
     expect((await trader.submitFunds('withdrawal', cslW)).status).toBe(200);

@@ -120,12 +120,40 @@ describe('sandbox-built transactions, signed by the app', () => {
     expect((await trader.submitCancel(signedCancel.signedTxHex)).status).toBe(200);
   });
 
+  it('the sandbox’s L1 says whose a coin is: the wallet’s coins by address and content, others unknown', async () => {
+    const [coin] = await trader.utxos();
+    if (!coin) throw new Error('the wallet has no coin left after its deposit');
+    const ref = `${coin.input.tx_hash}#${coin.input.output_index}`;
+    const unknown = `${'e'.repeat(64)}#0`;
+    const answer = await trader.chain().resolve([ref, unknown]);
+    expect(answer).toEqual(
+      new Map([
+        [
+          ref,
+          {
+            address: trader.baseAddress,
+            amounts: new Map(coin.output.amount.map((a) => [a.unit, BigInt(a.quantity)])),
+          },
+        ],
+        [unknown, null],
+      ]),
+    );
+  });
+
   it('a withdrawal: signed with the wallet key, accepted', async () => {
     const utxos = new Set(
       (await trader.utxos()).map((u) => `${u.input.tx_hash}#${u.input.output_index}`),
     );
     const w = await trader.buildWithdrawal(new Map([['lovelace', 20n * ADA]]), utxos);
-    const signed = await world.signer.signFunds(w.txHex, w.intent, trader.profile, STRONG_PASSWORD);
+    const signed = await world.signer.signFunds(
+      w.txHex,
+      w.intent,
+      trader.profile,
+      STRONG_PASSWORD,
+      {
+        coins: trader.chain(),
+      },
+    );
     expect((await trader.submitFunds('withdrawal', signed.signedTxHex)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { Cardano, Serialization } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { HexBlob } from '@cardano-sdk/util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ErrorCode } from '../../../../src-shared/errors';
+import { AppError, ErrorCode } from '../../../../src-shared/errors';
 import { splitTransaction, type SignedTransaction } from '../../../../src-main/signing';
 import { SigningKey } from '../../../../src-main/wallet';
 import { encodePlutusData, withdrawalIntent } from '../../../../src-sandbox/intent-layout';
@@ -10,6 +10,7 @@ import {
   ADA,
   buyOrder,
   cancelOrder,
+  chainOf,
   deposit,
   INTENT_TOKEN,
   makeParties,
@@ -102,7 +103,9 @@ describe('signing what the trader asked for', () => {
     );
     const w = withdrawal(p);
     expectSignedBy(
-      await world.signer.signFunds(w.txHex, w.intent, p.profile, STRONG_PASSWORD),
+      await world.signer.signFunds(w.txHex, w.intent, p.profile, STRONG_PASSWORD, {
+        coins: chainOf(p),
+      }),
       w.txHex,
       p.user.paymentKeyHash,
     );
@@ -171,6 +174,101 @@ describe('signing what the trader asked for', () => {
   });
 });
 
+describe('every coin a fund movement spends is accounted for by the chain', () => {
+  const parked = `${txHash(9)}#0`;
+  const atAddress = (address: string) =>
+    new Map([[parked, { address, amounts: new Map([['lovelace', 400n * ADA]]) }]]);
+  const spending = (txHex: string, inputs: (ids: string[]) => string[]) =>
+    mutate(txHex, (b) => {
+      b.inputs = inputs(b.inputs.map((i) => `${i.txId}#${i.index}`)).map(txIn);
+    });
+
+  it('refuses a withdrawal spending a coin of the wallet key that no list of the app shows', async () => {
+    const w = withdrawal(p);
+    for (const where of [p.otherOwn.enterprise, p.otherOwn.foreignStake, p.otherOwn.pointer]) {
+      // Beside the exchange's payout coin, or as its only input: the chain says whose it is.
+      for (const inputs of [(ids: string[]) => [...ids, parked], () => [parked]]) {
+        const chain = chainOf(p, atAddress(where));
+        const hex = spending(w.txHex, inputs);
+        const error = await world.signer
+          .signFunds(hex, w.intent, p.profile, STRONG_PASSWORD, { coins: chain })
+          .then(
+            () => null,
+            (e: unknown) => e as { code: string; message: string },
+          );
+        expect(error?.code).toBe(ErrorCode.IntentMismatch);
+        expect(error?.message).toContain(`It spends a coin of your keys (${parked}, 400 ADA)`);
+        expect(error?.message).toMatch(/every coin it spends must be accounted for/);
+        expect(chain.asked.flat()).toContain(parked);
+      }
+    }
+  });
+
+  it('refuses a withdrawal spending a stranger’s coin, and signs one whose coin the chain does not know', async () => {
+    const w = withdrawal(p);
+    const stranger = spending(w.txHex, (ids) => [...ids, parked]);
+    await expect(
+      world.signer.signFunds(stranger, w.intent, p.profile, STRONG_PASSWORD, {
+        coins: chainOf(p, atAddress(p.stranger)),
+      }),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /a coin at addr_test1\S+ that is neither the exchange’s nor yours/,
+      ),
+    });
+    // The exchange's payout coin is not on L1: no coin of ours, whatever it is.
+    const chain = chainOf(p);
+    const signed = await world.signer.signFunds(w.txHex, w.intent, p.profile, STRONG_PASSWORD, {
+      coins: chain,
+    });
+    expect(signed.txId).toMatch(/^[0-9a-f]{64}$/);
+    expect(chain.asked).toEqual([[`${txHash(4)}#0`]]);
+  });
+
+  it('counts the change of a deposit it signed as ours before the chain shows it', async () => {
+    const d = deposit(p);
+    const signedDeposit = await world.signer.signFunds(
+      d.txHex,
+      d.intent,
+      p.profile,
+      STRONG_PASSWORD,
+    );
+    const change = `${signedDeposit.txId}#1`;
+    const w = withdrawal(p);
+    const hex = spending(w.txHex, (ids) => [...ids, change]);
+    await expect(
+      world.signer.signFunds(hex, w.intent, p.profile, STRONG_PASSWORD, { coins: chainOf(p) }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.IntentMismatch,
+      message: expect.stringContaining(`It spends a coin of your keys (${change}`),
+    });
+  });
+
+  it('signs no fund movement whose coins it could not look up, and says so', async () => {
+    const w = withdrawal(p);
+    const open = vi.spyOn(world.secrets, 'openPaymentKey');
+    const down = {
+      resolve: () =>
+        Promise.reject(new AppError(ErrorCode.Network, 'Koios did not answer within 15 seconds.')),
+    };
+    await expect(
+      world.signer.signFunds(w.txHex, w.intent, p.profile, STRONG_PASSWORD, { coins: down }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.Network,
+      message: expect.stringMatching(
+        /^Countersign could not look up the coins this withdrawal spends, so it cannot prove that none of them is yours\. Koios did not answer within 15 seconds\. Nothing was signed/,
+      ),
+    });
+    await expect(
+      world.signer.signFunds(w.txHex, w.intent, p.profile, STRONG_PASSWORD),
+    ).rejects.toMatchObject({
+      code: ErrorCode.IntentMismatch,
+      message: expect.stringMatching(/could not check whose coins .* are \(no chain service/),
+    });
+    expect(open).not.toHaveBeenCalled();
+  });
+});
+
 describe('unverified orders follow the network’s setting', () => {
   /** A sell whose intent datum is not the published layout (an unknown constructor). */
   const unreadable = (p: Parties, network: 'staging' | 'production') =>
@@ -233,7 +331,9 @@ describe('unverified orders follow the network’s setting', () => {
       }
       const w = withdrawal(p);
       const hex = onRealNetwork(w.txHex, network, 3600);
-      const signed = await world.signer.signFunds(hex, w.intent, profile, STRONG_PASSWORD);
+      const signed = await world.signer.signFunds(hex, w.intent, profile, STRONG_PASSWORD, {
+        coins: chainOf(p),
+      });
       expect(signed.warnings).toEqual([]);
       const other = onRealNetwork(
         cancelOrder(p, { orderId: '00000000-0000-4000-8000-000000000009' }).txHex,
@@ -649,7 +749,7 @@ const TAMPERED: Case[] = [
 
 const attempt = (kind: Kind, hex: string, p: Parties) => {
   const { intent } = honest(kind, p);
-  const options = { knownOutputs: deposit(p).intent.inputs };
+  const options = { knownOutputs: deposit(p).intent.inputs, coins: chainOf(p) };
   return kind === 'deposit' || kind === 'withdrawal'
     ? world.signer.signFunds(hex, intent, p.profile, STRONG_PASSWORD, options)
     : world.signer.signTrade(hex, intent, p.profile, options);
@@ -680,11 +780,12 @@ describe('the tamper suite: server-built transactions that differ from the inten
   it('the untampered versions of each are signed (the suite tests the check, not a broken fixture)', async () => {
     for (const kind of ['order', 'buy', 'cancel', 'deposit', 'withdrawal'] as const) {
       const { txHex, intent } = honest(kind, p);
-      const review = await world.signer.review(txHex, intent, p.profile, deposit(p).intent.inputs);
+      const options = { knownOutputs: deposit(p).intent.inputs, coins: chainOf(p) };
+      const review = await world.signer.review(txHex, intent, p.profile, options);
       expect(review.report).toEqual({ differences: [], warnings: [] });
       // The SDK's re-serialization alone changes nothing of the meaning.
       const again = mutate(txHex, () => undefined);
-      const same = await world.signer.review(again, intent, p.profile, deposit(p).intent.inputs);
+      const same = await world.signer.review(again, intent, p.profile, options);
       expect(same.report).toEqual({ differences: [], warnings: [] });
     }
   });
