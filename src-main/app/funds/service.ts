@@ -10,7 +10,7 @@ import { LOVELACE } from '../../../src-shared/assets';
 import type { Balance } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { Money, fromSmallestUnit, toSmallestUnit } from '../../../src-shared/money';
-import { totalOf, type InputUtxo } from '../../chain';
+import { refOf, totalOf, type InputUtxo } from '../../chain';
 import type { TransactionSigner } from '../../signing';
 import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
@@ -81,8 +81,6 @@ const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): s
     })
     .join(' + ');
 
-const idOf = (utxo: InputUtxo): string => `${utxo.input.tx_hash}#${utxo.input.output_index}`;
-
 /**
  * Deposits and withdrawals: the exchange builds them, the signer checks them against exactly
  * what the trader typed, the wallet key signs them (spending password each time). Submitted ones
@@ -133,7 +131,7 @@ export class FundsService {
             .chain()
             .utxosAt(account.baseAddress)
             .catch(() => [])
-        ).map(idOf),
+        ).map(refOf),
       );
     }
     const now = this.#now();
@@ -195,7 +193,7 @@ export class FundsService {
       const coins = await connection.chain().utxosAt(account.baseAddress);
       let inputs: InputUtxo[];
       if (request.utxos) {
-        const byId = new Map(coins.map((u) => [idOf(u), u]));
+        const byId = new Map(coins.map((u) => [refOf(u), u]));
         inputs = request.utxos.map((id) => {
           const coin = byId.get(id);
           if (!coin) {
@@ -231,7 +229,7 @@ export class FundsService {
         amounts,
         inputs: new Map(
           inputs.map((u) => [
-            idOf(u),
+            refOf(u),
             {
               address: u.output.address,
               amounts: new Map(u.output.amount.map((a) => [a.unit, BigInt(a.quantity)])),
@@ -297,14 +295,15 @@ export class FundsService {
     for (const [unit, q] of amounts) {
       const asset = assetOf(rules, unit);
       const free = balances.find((b) => b.unit === unit)?.free ?? new Money(0);
+      const onTop = unit === LOVELACE && !rules.withdrawalFeeFromPayout;
       const needed = fromSmallestUnit(
-        q + (unit === LOVELACE ? rules.withdrawalFeeLovelace : 0n),
+        q + (onTop ? rules.withdrawalFeeLovelace : 0n),
         asset.decimals,
       );
       if (needed.gt(free)) {
         throw new AppError(
           ErrorCode.InvalidInput,
-          `Not enough free ${asset.name} on the exchange: ${needed.toFixed()} needed${unit === LOVELACE ? ` (with the ${ada(rules.withdrawalFeeLovelace)} ADA withdrawal fee)` : ''}, ${free.toFixed()} free. Withdraw less, or cancel orders that lock it.`,
+          `Not enough free ${asset.name} on the exchange: ${needed.toFixed()} needed${onTop ? ` (with the ${ada(rules.withdrawalFeeLovelace)} ADA withdrawal fee)` : ''}, ${free.toFixed()} free. Withdraw less, or cancel orders that lock it.`,
         );
       }
     }
@@ -316,16 +315,12 @@ export class FundsService {
         amounts: [...amounts].map(([unit, quantity]) => ({ unit, quantity })),
       });
       this.deps.operations.progress(operation, 'checking');
-      const own = await connection
-        .chain()
-        .utxosAt(account.baseAddress)
-        .catch(() => []);
       const profile = signingProfile(connection, account, rules);
+      // Whose coins it spends is asked of the chain by the signer, input by input.
       const intent = {
         kind: 'withdrawal' as const,
         amounts,
-        statedFeeLovelace: 0n,
-        ownUtxos: new Set(own.map(idOf)),
+        statedFeeLovelace: rules.withdrawalFeeFromPayout ? rules.withdrawalFeeLovelace : 0n,
       };
       const prepared = await this.deps.operations.review(operation, {
         kind: 'withdrawal',

@@ -22,6 +22,12 @@ export interface ExchangeRules {
   minDepositLovelace: bigint;
   minWithdrawalLovelace: bigint;
   withdrawalFeeLovelace: bigint;
+  /**
+   * Whether the withdrawal fee comes out of the ADA paid out (the real service's published rule:
+   * the payout is the amount less the fee) or is charged on top from the free balance (the
+   * sandbox).
+   */
+  withdrawalFeeFromPayout: boolean;
   orderTtlSeconds: number;
   fundsTtlSeconds: number;
   addresses: { intent?: string; deposit?: string; treasury?: string };
@@ -64,6 +70,7 @@ export const realServiceRules = (choice: NetworkChoice): ExchangeRules => {
     minDepositLovelace: 2_000_000n,
     minWithdrawalLovelace: 2_000_000n,
     withdrawalFeeLovelace: 1_000_000n,
+    withdrawalFeeFromPayout: true,
     orderTtlSeconds: 300,
     fundsTtlSeconds: 7200,
     addresses: {},
@@ -86,6 +93,7 @@ export const sandboxRules = (profile: SandboxNetwork): ExchangeRules => ({
   minDepositLovelace: profile.minDepositLovelace,
   minWithdrawalLovelace: profile.minWithdrawalLovelace,
   withdrawalFeeLovelace: profile.withdrawalFeeLovelace,
+  withdrawalFeeFromPayout: false,
   orderTtlSeconds: profile.orderTtlSeconds,
   fundsTtlSeconds: profile.fundsTtlSeconds,
   addresses: {
