@@ -6,10 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkIntent,
   decodeTransaction,
+  readPlutusData,
   type DecodeContext,
   type KnownOutput,
+  type PlutusData as ReadData,
   type SigningIntent,
 } from '../../../../src-main/signing';
+import { encodePlutusData, type PlutusData } from '../../../../src-sandbox/intent-layout';
 import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   ADA,
@@ -359,6 +362,117 @@ const coreMutation = (txHex: string): fc.Arbitrary<Mutation> => {
   );
 };
 
+/** The app's reading of Plutus data in the sandbox writer's form, to change it and write it. */
+const writable = (d: ReadData): PlutusData => {
+  if (typeof d === 'bigint' || d instanceof Uint8Array) return d;
+  if (d.kind === 'list') return d.items.map(writable);
+  if (d.kind === 'map')
+    return { pairs: d.pairs.map(([k, v]) => [writable(k), writable(v)] as const) };
+  return { constr: d.index, fields: d.fields.map(writable) };
+};
+
+const isList = (d: PlutusData): d is readonly PlutusData[] => Array.isArray(d);
+
+/** Every single field of a datum: an integer, a byte string, a constructor's index. */
+type Leaf = { path: number[]; kind: 'int' | 'bytes' | 'constr' };
+const leavesOf = (d: PlutusData, path: number[] = []): Leaf[] => {
+  if (typeof d === 'bigint') return [{ path, kind: 'int' }];
+  if (d instanceof Uint8Array) return [{ path, kind: 'bytes' }];
+  const children: PlutusData[] = isList(d)
+    ? [...d]
+    : 'pairs' in d
+      ? d.pairs.flatMap(([k, v]) => [k, v])
+      : [...d.fields];
+  const own: Leaf[] = !isList(d) && 'constr' in d ? [{ path, kind: 'constr' }] : [];
+  return [...own, ...children.flatMap((c, i) => leavesOf(c, [...path, i]))];
+};
+
+/** The datum with one field changed: an integer moved by `delta`, a byte flipped, an index. */
+const changedAt = (d: PlutusData, leaf: Leaf, delta: bigint, at: number): PlutusData => {
+  const [head, ...rest] = leaf.path;
+  if (head === undefined) {
+    if (typeof d === 'bigint') return d + delta;
+    if (d instanceof Uint8Array) {
+      if (d.length === 0) return Uint8Array.of(at & 0xff);
+      const copy = Uint8Array.from(d);
+      const i = at % copy.length;
+      copy[i] = (copy[i] ?? 0) ^ (1 + (at % 255));
+      return copy;
+    }
+    if (!isList(d) && 'constr' in d) return { ...d, constr: d.constr + 1 + (at % 3) };
+    return d;
+  }
+  const next = { ...leaf, path: rest };
+  if (typeof d === 'bigint' || d instanceof Uint8Array) return d;
+  if (isList(d)) return d.map((c, i) => (i === head ? changedAt(c, next, delta, at) : c));
+  if ('pairs' in d) {
+    return {
+      pairs: d.pairs.map(([k, v], i) => [
+        i * 2 === head ? changedAt(k, next, delta, at) : k,
+        i * 2 + 1 === head ? changedAt(v, next, delta, at) : v,
+      ]),
+    };
+  }
+  return { ...d, fields: d.fields.map((c, i) => (i === head ? changedAt(c, next, delta, at) : c)) };
+};
+
+/**
+ * One field inside a datum changed (an order's id, side, price, size or fee rate, an account's
+ * id, kind or keys, an amount): what the exchange asks the trader to sign must be refused, even
+ * when its mint redeemer is changed the same way so the two still agree.
+ */
+const datumFieldMutation = (txHex: string): fc.Arbitrary<Mutation> | null => {
+  const tx = asTx(txHex);
+  const withDatum = tx.body.outputs.flatMap((o, i) =>
+    o.datum
+      ? [
+          {
+            i,
+            data: writable(
+              readPlutusData(
+                Buffer.from(Serialization.PlutusData.fromCore(o.datum).toCbor(), 'hex'),
+              ),
+            ),
+          },
+        ]
+      : [],
+  );
+  if (!withDatum.length) return null;
+  return fc
+    .tuple(
+      fc.constantFrom(...withDatum),
+      fc.nat(),
+      fc.bigInt({ min: 2n, max: 10n ** 9n }),
+      fc.boolean(),
+      fc.nat({ max: 10_000 }),
+    )
+    .map(([{ i, data }, pick, size, down, at]) => {
+      const leaves = leavesOf(data);
+      const leaf = leaves[pick % leaves.length] as Leaf;
+      const delta = down ? -size : size;
+      const changed = changedAt(data, leaf, delta, at);
+      const hex = Buffer.from(encodePlutusData(changed)).toString('hex');
+      const original = Buffer.from(encodePlutusData(data)).toString('hex');
+      return {
+        name: `output ${i} datum field ${leaf.kind} at [${leaf.path.join(',')}] (${leaf.kind === 'int' ? `${delta > 0n ? '+' : ''}${delta}` : at})`,
+        harmful: true,
+        apply: (txHex2: string) =>
+          mutate(txHex2, (b, t) => {
+            const o = b.outputs[i];
+            if (!o) return;
+            const next = Serialization.PlutusData.fromCbor(HexBlob(hex)).toCore();
+            b.outputs[i] = { ...o, datum: next };
+            // The intent token's redeemer states the same intent: changed alike.
+            t.witness.redeemers = t.witness.redeemers?.map((r) =>
+              Serialization.PlutusData.fromCore(r.data).toCbor() === original
+                ? { ...r, data: next }
+                : r,
+            );
+          }),
+      };
+    });
+};
+
 /** Mutations of the raw bytes: a repeated body field, trailing bytes, a field Conway lacks. */
 const rawMutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.integer({ min: 0, max: 255 }).map((byte) => ({
@@ -454,15 +568,18 @@ describe('the signer under mutation of honest sandbox transactions', () => {
   it('refuses every mutation that changes who gets what or when', () => {
     const bases = new Map(KINDS.map((k) => [k, baseOf(k)]));
     const arbitrary = fc.oneof(
-      ...KINDS.map((kind) =>
-        fc.tuple(
+      ...KINDS.map((kind) => {
+        const txHex = (bases.get(kind) as Base).txHex;
+        const datum = datumFieldMutation(txHex);
+        return fc.tuple(
           fc.constant(kind),
           fc.oneof(
-            { weight: 4, arbitrary: coreMutation((bases.get(kind) as Base).txHex) },
+            { weight: 4, arbitrary: coreMutation(txHex) },
             { weight: 1, arbitrary: rawMutation },
+            ...(datum ? [{ weight: 2, arbitrary: datum }] : []),
           ),
-        ),
-      ),
+        );
+      }),
     );
     fc.assert(
       fc.property(arbitrary, ([kind, mutation]) => {
