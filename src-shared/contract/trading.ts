@@ -16,6 +16,12 @@ export const OrderRequest = z
     /** A market order's slippage limit in basis points (0..10000); none: any price. */
     slippageBp: z.number().int().min(0).max(10_000).optional(),
     postOnly: z.boolean().optional(),
+    /**
+     * A market order with a slippage limit: the worst price the trader saw in the preview
+     * (`OrderPreview.worstPrice`). The order is never signed with a worse limit, even if the
+     * market moved before it was built.
+     */
+    worstPrice: DecimalText.optional(),
   })
   .superRefine((order, ctx) => {
     if (order.type === 'limit' && order.price === undefined) {
@@ -29,6 +35,13 @@ export const OrderRequest = z
         code: 'custom',
         path: ['postOnly'],
         message: 'post-only is for limit orders',
+      });
+    }
+    if (order.worstPrice !== undefined && order.slippageBp === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['worstPrice'],
+        message: 'a worst price goes with a market order’s slippage limit',
       });
     }
     if (order.type === 'limit' && order.slippageBp !== undefined) {
@@ -51,6 +64,11 @@ export interface OrderPreview {
   free: { asset: string; amount: string };
   /** Value of the order in the quote asset. */
   value: { asset: string; amount: string };
+  /**
+   * A market order with a slippage limit: the worst price it may fill at (quote per base), from
+   * the best price on the book now. Null for limit orders and market orders without a limit.
+   */
+  worstPrice: { asset: string; amount: string } | null;
   /** Every reason it would be refused (empty when it may be sent). */
   problems: string[];
 }

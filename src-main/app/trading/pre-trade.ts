@@ -35,7 +35,24 @@ export interface PreTradeResult extends OrderPreview {
   lockIsUpperBound: boolean;
   /** The best price on the book the order takes from (ask for a buy, bid for a sell), if any. */
   bestPrice: Money | null;
+  /** A market order's slippage limit as a price (the `worstPrice` the preview shows). */
+  worst: Money | null;
 }
+
+/**
+ * The worst price a market order may fill at: the best price on its side of the book moved by
+ * the trader's slippage limit against them. Null without a limit (any price) or without a price
+ * on the book to count from.
+ */
+export const worstPriceOf = (
+  side: 'buy' | 'sell',
+  slippageBp: number | undefined,
+  best: Money | null,
+): Money | null => {
+  if (slippageBp === undefined || best === null) return null;
+  const bp = new Money(slippageBp);
+  return best.times(side === 'buy' ? bp.plus(10_000) : new Money(10_000).minus(bp)).div(10_000);
+};
 
 /**
  * The checks a trader expects before anything is sent: precision, size, minimum, balance,
@@ -182,7 +199,11 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
           amount: value ? value.times(rate).toDecimalPlaces(6).toFixed() : '0',
         };
 
+  const bestPrice = order.side === 'buy' ? context.bestAsk : context.bestBid;
+  const worst =
+    order.type === 'market' ? worstPriceOf(order.side, order.slippageBp, bestPrice) : null;
   return {
+    worstPrice: worst ? { asset: market.quote, amount: worst.toFixed() } : null,
     lock: { asset: lockAsset, amount: lockAmount.toFixed() },
     fee,
     free: { asset: lockAsset, amount: freeOfLock.toFixed() },
@@ -191,6 +212,20 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
     lockAmount,
     lockUnit,
     lockIsUpperBound,
-    bestPrice: order.side === 'buy' ? context.bestAsk : context.bestBid,
+    bestPrice,
+    worst,
   };
+};
+
+/**
+ * The worst price a market order may fill at, as the trader accepted it: the one the preview
+ * showed them (`worstPrice`), or the one the book gives now, whichever is better for them, so a
+ * market that moved against them before the build never widens what they agreed to. Null when
+ * they set no limit (any price); 0 when no price was seen, which no order's limit can meet.
+ */
+export const worstAcceptedPrice = (order: OrderRequest, now: Money | null): Money | null => {
+  if (order.slippageBp === undefined) return null;
+  const seen = order.worstPrice === undefined ? null : new Money(order.worstPrice);
+  if (seen === null || now === null) return seen ?? now ?? new Money(0);
+  return order.side === 'buy' ? Money.min(seen, now) : Money.max(seen, now);
 };

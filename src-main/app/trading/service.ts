@@ -15,7 +15,7 @@ import { activeAccount, signingProfile, type TradingAccount } from '../network/a
 import { assetOf, marketOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
-import { preTrade, type PreTradeResult, type TradeContext } from './pre-trade';
+import { preTrade, worstAcceptedPrice, type PreTradeResult, type TradeContext } from './pre-trade';
 
 export interface TradingDeps {
   network: NetworkService;
@@ -43,21 +43,6 @@ const lockedBy = (order: Order, rules: ExchangeRules): Map<string, bigint> => {
     if (q > 0n) locked.set(unit, q);
   }
   return locked;
-};
-
-/**
- * The worst price a market order may fill at, as the trader accepted it: the best price they saw
- * (the best ask for a buy, the best bid for a sell) moved by their slippage limit against them.
- * Null when they set no limit (any price), or when no price was seen: then the signer checks
- * that the order's datum states no limit either, or refuses.
- */
-const worstAcceptedPrice = (order: OrderRequest, seen: Money | null): Money | null => {
-  if (order.slippageBp === undefined) return null;
-  if (seen === null) return new Money(0);
-  const bp = new Money(order.slippageBp);
-  return seen
-    .times(order.side === 'buy' ? bp.plus(10_000) : new Money(10_000).minus(bp))
-    .div(10_000);
 };
 
 const describeOrder = (order: OrderRequest, base: string, quote: string): string => {
@@ -137,6 +122,7 @@ export class TradingService {
       lockUnit: _u,
       lockIsUpperBound: _b,
       bestPrice: _p,
+      worst: _w,
       ...preview
     } = result;
     return preview;
@@ -197,7 +183,7 @@ export class TradingService {
           baseUnit: market.baseUnit,
           quoteUnit: market.quoteUnit,
           quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
-          price: price ?? worstAcceptedPrice(order, result.bestPrice),
+          price: price ?? worstAcceptedPrice(order, result.worst),
         },
       };
       return this.deps.operations.review(operation, {

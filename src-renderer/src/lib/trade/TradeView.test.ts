@@ -56,6 +56,7 @@ const answers = (overrides: Record<string, unknown> = {}) => ({
     fee: { asset: 'ADA', amount: '0.1' },
     free: { asset: 'USDM', amount: '1000' },
     value: { asset: 'USDM', amount: '65' },
+    worstPrice: null,
     problems: [],
   }),
   'trading:prepareOrder': () => ({ operationId: 'prepared' }),

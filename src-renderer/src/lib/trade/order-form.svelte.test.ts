@@ -16,6 +16,7 @@ const previewOf = (problems: string[] = []): Serialized<OrderPreview> => ({
   fee: { asset: 'ADA', amount: '0.1' },
   free: { asset: 'USDM', amount: '1000' },
   value: { asset: 'USDM', amount: '65' },
+  worstPrice: null,
   problems,
 });
 
@@ -189,6 +190,31 @@ describe('OrderForm', () => {
     expect(send).toHaveBeenCalledWith(expect.objectContaining({ quantity: '100', price: '0.65' }));
     expect(form.quantity).toBe('');
     expect(form.price).toBe('0.65');
+  });
+
+  it('sends a market order with the worst price its preview showed, so main signs no worse limit', async () => {
+    const { form } = setup({
+      preview: async () => ({
+        ok: true,
+        value: { ...previewOf(), worstPrice: { asset: 'USDM', amount: '0.65325' } },
+      }),
+    });
+    form.kind = 'market';
+    form.quantity = '100';
+    form.slippage = '0.5';
+    form.refreshPreview();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(form.summary.worstPrice).toEqual({ asset: 'USDM', amount: '0.65325' });
+    const send = vi.fn(async (_r: OrderRequest) => true);
+    expect(await form.submit(send)).toBe(true);
+    expect(send).toHaveBeenCalledWith(
+      expect.objectContaining({ type: 'market', slippageBp: 50, worstPrice: '0.65325' }),
+    );
+    // Without a limit there is no worst price to send.
+    form.quantity = '100';
+    form.limitSlippage = false;
+    await form.submit(send);
+    expect(send.mock.calls[1]?.[0]).not.toHaveProperty('worstPrice');
   });
 
   it('keeps what was typed when the trader cancelled or it failed', async () => {

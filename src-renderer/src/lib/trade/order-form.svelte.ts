@@ -32,6 +32,8 @@ export interface ShownSummary {
   value: { asset: string; amount: string } | null;
   lock: { asset: string; amount: string } | null;
   fee: { asset: string; amount: string } | null;
+  /** A market order with a slippage limit: the worst price it may fill at (main's preview). */
+  worstPrice: { asset: string; amount: string } | null;
   /** From main's preview (exact, the exchange's rules) or Countersign's own estimate. */
   source: 'preview' | 'estimate';
   average: string | null;
@@ -180,6 +182,7 @@ export class OrderForm {
         value: preview.value,
         lock: preview.lock,
         fee: preview.fee,
+        worstPrice: preview.worstPrice,
         source: 'preview',
         average: this.estimate?.average?.toFixed() ?? null,
       };
@@ -193,6 +196,7 @@ export class OrderForm {
       value: est && this.market ? { asset: this.market.quote, amount: est.value.toFixed() } : null,
       lock: est ? text(est.lock) : null,
       fee: est ? text(est.fee) : null,
+      worstPrice: null,
       source: 'estimate',
       average: est?.average?.toFixed() ?? null,
     };
@@ -297,9 +301,15 @@ export class OrderForm {
     this.attempted = true;
     const request = this.request;
     if (!request || !this.canSubmit) return false;
+    // A market order's slippage limit as the trader saw it priced: main never signs a worse one.
+    const worst = this.currentPreview?.worstPrice;
     this.submitting = true;
     try {
-      const done = await send(request);
+      const done = await send(
+        request.type === 'market' && request.slippageBp !== undefined && worst
+          ? { ...request, worstPrice: worst.amount }
+          : request,
+      );
       if (done) {
         this.quantity = '';
         this.attempted = false;

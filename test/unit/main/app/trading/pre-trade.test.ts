@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { preTrade, type TradeContext } from '../../../../../src-main/app/trading/pre-trade';
+import {
+  preTrade,
+  worstAcceptedPrice,
+  type TradeContext,
+} from '../../../../../src-main/app/trading/pre-trade';
 import type { OrderRequest } from '../../../../../src-shared/contract';
 import { Money } from '../../../../../src-shared/money';
 
@@ -140,5 +144,40 @@ describe('pre-trade checks', () => {
         }),
       ).problems.join(' '),
     ).toMatch(/post-only/i);
+  });
+});
+
+describe('a market order’s slippage limit as a price', () => {
+  const market = (changes: Partial<OrderRequest>): OrderRequest => ({
+    symbol: 'ADAUSDM',
+    side: 'buy',
+    type: 'market',
+    quantity: '10',
+    slippageBp: 100,
+    ...changes,
+  });
+
+  it('the preview shows the worst price: the best ask plus the limit for a buy, the bid less it for a sell', () => {
+    expect(preTrade(market({}), context()).worstPrice).toEqual({ asset: 'USDM', amount: '0.5151' });
+    expect(preTrade(market({ side: 'sell' }), context()).worstPrice).toEqual({
+      asset: 'USDM',
+      amount: '0.4851',
+    });
+    expect(preTrade(market({ slippageBp: undefined }), context()).worstPrice).toBeNull();
+    expect(preTrade(limit(), context()).worstPrice).toBeNull();
+  });
+
+  it('the limit signed is the one the trader saw, unless the market has since moved in their favour', () => {
+    const seen = (worstPrice: string, side: 'buy' | 'sell' = 'buy') => market({ side, worstPrice });
+    // The ask rose after the preview: the trader's 0.5151 holds, not 0.53.
+    expect(worstAcceptedPrice(seen('0.5151'), new Money('0.53'))?.toFixed()).toBe('0.5151');
+    // It fell: the better price now.
+    expect(worstAcceptedPrice(seen('0.5151'), new Money('0.50'))?.toFixed()).toBe('0.5');
+    expect(worstAcceptedPrice(seen('0.4851', 'sell'), new Money('0.47'))?.toFixed()).toBe('0.4851');
+    expect(worstAcceptedPrice(seen('0.4851', 'sell'), new Money('0.49'))?.toFixed()).toBe('0.49');
+    // Without a preview, the book now; without a limit, any price; with nothing seen, none.
+    expect(worstAcceptedPrice(market({}), new Money('0.52'))?.toFixed()).toBe('0.52');
+    expect(worstAcceptedPrice(market({ slippageBp: undefined }), new Money('0.52'))).toBeNull();
+    expect(worstAcceptedPrice(market({}), null)?.toFixed()).toBe('0');
   });
 });
