@@ -153,6 +153,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
                 }),
         }
       : {}),
+    blockfrost: (): string | null => session.blockfrost(),
     // API keys are per network: the session that opened this one's key locks.
     onSwitch: async () => {
       await session.lock('network-changed');

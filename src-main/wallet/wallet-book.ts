@@ -20,6 +20,8 @@ export const WalletRecord = z.object({
   createdAt: z.string(),
   /** Masked API key per network (`••••…ab12`); the key itself is sealed in the keychain. */
   apiKeys: z.record(z.string(), z.string()).optional(),
+  /** Masked Blockfrost project id per network, when L1 is read through Blockfrost. */
+  blockfrost: z.record(z.string(), z.string()).optional(),
   /** The exchange's account id of this wallet, per network, once it has joined. */
   exchangeAccounts: z.record(z.string(), z.string()).optional(),
   /**
@@ -52,7 +54,7 @@ export const cleanWalletName = (name: string): string => {
 
 export const walletEntry = (
   walletId: string,
-  secret: 'root' | 'operation-key' | `api-key/${string}`,
+  secret: 'root' | 'operation-key' | `api-key/${string}` | `blockfrost/${string}`,
 ): string => `wallet/${walletId}/${secret}`;
 
 /** What a response may show of an API key: its last four characters. */
@@ -309,6 +311,21 @@ export class WalletBook {
         ...w,
         apiKeys: { ...w.apiKeys, [network]: masked },
       })),
+    );
+  }
+
+  /** The masked Blockfrost project id of a network, or null to read L1 through Koios again. */
+  async setMaskedBlockfrost(
+    walletId: string,
+    network: string,
+    masked: string | null,
+  ): Promise<void> {
+    await this.#load();
+    await this.#update((file) =>
+      WalletBook.#change(file, walletId, (w) => {
+        const { [network]: _old, ...others } = w.blockfrost ?? {};
+        return { ...w, blockfrost: masked === null ? others : { ...others, [network]: masked } };
+      }),
     );
   }
 

@@ -16,6 +16,14 @@ export interface SealedSecrets {
   readonly entries: ReadonlyArray<readonly [entry: string, blob: string]>;
 }
 
+/** Keys a wallet keeps per network: the exchange's API key, the Blockfrost project id. */
+export const NETWORK_SECRETS = ['api-key', 'blockfrost'] as const;
+export type NetworkSecret = (typeof NETWORK_SECRETS)[number];
+const NETWORK_SECRET_NAMES: Readonly<Record<NetworkSecret, string>> = {
+  'api-key': 'API key',
+  blockfrost: 'Blockfrost project id',
+};
+
 const missing = (what: string): AppError =>
   new AppError(
     ErrorCode.VaultCorrupted,
@@ -110,25 +118,60 @@ export class WalletSecrets {
     await this.store.write(entry, await sealSecret(key, password, entry, this.cost));
   }
 
-  /** Seals an exchange API key, after checking the password opens this wallet's trading key. */
-  async saveApiKey(walletId: string, network: string, apiKey: string, password: string) {
+  /**
+   * Seals a per-network access key (the exchange's API key, a Blockfrost project id), after
+   * checking the password opens this wallet's trading key.
+   */
+  async saveNetworkSecret(
+    walletId: string,
+    kind: NetworkSecret,
+    network: string,
+    text: string,
+    password: string,
+  ): Promise<void> {
     (await this.openOperationKey(walletId, password)).wipe();
-    const entry = walletEntry(walletId, `api-key/${network}`);
+    const entry = walletEntry(walletId, `${kind}/${network}`);
     await this.store.write(
       entry,
-      await sealSecret(Buffer.from(apiKey, 'utf8'), password, entry, this.cost),
+      await sealSecret(Buffer.from(text, 'utf8'), password, entry, this.cost),
     );
   }
 
-  /** The wallet's API key for a network, or null when none was saved. */
-  async openApiKey(walletId: string, network: string, password: string): Promise<string | null> {
-    const entry = walletEntry(walletId, `api-key/${network}`);
+  /** A per-network access key of the wallet, or null when none was saved. */
+  async openNetworkSecret(
+    walletId: string,
+    kind: NetworkSecret,
+    network: string,
+    password: string,
+  ): Promise<string | null> {
+    const entry = walletEntry(walletId, `${kind}/${network}`);
     const blob = await this.store.read(entry);
     if (blob === null) return null;
-    const bytes = await openSecret(blob, password, entry, 'API key');
+    const bytes = await openSecret(blob, password, entry, NETWORK_SECRET_NAMES[kind]);
     const text = bytes.toString('utf8');
     bytes.fill(0);
     return text;
+  }
+
+  /** Forgets a per-network access key, after checking the password opens the trading key. */
+  async removeNetworkSecret(
+    walletId: string,
+    kind: NetworkSecret,
+    network: string,
+    password: string,
+  ): Promise<void> {
+    (await this.openOperationKey(walletId, password)).wipe();
+    await this.store.remove(walletEntry(walletId, `${kind}/${network}`));
+  }
+
+  /** Seals an exchange API key, after checking the password opens this wallet's trading key. */
+  saveApiKey(walletId: string, network: string, apiKey: string, password: string): Promise<void> {
+    return this.saveNetworkSecret(walletId, 'api-key', network, apiKey, password);
+  }
+
+  /** The wallet's API key for a network, or null when none was saved. */
+  openApiKey(walletId: string, network: string, password: string): Promise<string | null> {
+    return this.openNetworkSecret(walletId, 'api-key', network, password);
   }
 
   /** Whether any key of this wallet is in the keychain (a wallet listed without keys has none). */
@@ -146,7 +189,10 @@ export class WalletSecrets {
   async removeAll(walletId: string, networks: readonly string[] = []): Promise<void> {
     await this.store.remove(walletEntry(walletId, 'root'));
     await this.store.remove(walletEntry(walletId, 'operation-key'));
-    for (const network of new Set([...NETWORKS, ...networks]))
-      await this.store.remove(walletEntry(walletId, `api-key/${network}`));
+    for (const network of new Set([...NETWORKS, ...networks])) {
+      for (const kind of NETWORK_SECRETS) {
+        await this.store.remove(walletEntry(walletId, `${kind}/${network}`));
+      }
+    }
   }
 }

@@ -19,6 +19,11 @@ export interface WalletSummary {
   createdAt: string;
   /** The exchange API key for the app's network, masked (`••••ab12`), or null when none. */
   apiKey: string | null;
+  /**
+   * The Blockfrost project id through which the wallet's coins are read on this network,
+   * masked; null when they are read through Koios (no key needed).
+   */
+  blockfrost: string | null;
   /** The wallet's account id on the app's exchange, once it has joined; null before. */
   exchangeAccountId: string | null;
 }
@@ -109,6 +114,20 @@ export const wallet = {
   /** Saves the exchange API key (sealed with the spending password); answered masked. */
   setApiKey: operation<WalletSummary>().request(
     z.object({ walletId, apiKey: z.string().regex(/^\s*[A-Za-z0-9_-]{16,128}\s*$/), password }),
+  ),
+  /**
+   * Reads the wallet's coins on this (real) network through Blockfrost with this project id,
+   * sealed with the spending password; null goes back to Koios. Answered masked.
+   */
+  setBlockfrost: operation<WalletSummary>().request(
+    z.object({
+      walletId,
+      projectId: z
+        .string()
+        .regex(/^\s*[A-Za-z0-9]{10,64}\s*$/)
+        .nullable(),
+      password,
+    }),
   ),
   addresses: operation<WalletAddresses>().request(z.object({ walletId: walletId.optional() })),
   /** The wallet's coins on Cardano (L1): what it can deposit. Works for watch-only wallets too. */

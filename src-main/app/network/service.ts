@@ -9,7 +9,7 @@ import {
   type CardanoNetworkId,
   type NetworkChoice,
 } from '../../../src-shared/network';
-import { KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
+import { BlockfrostChain, KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
 import { ExchangeClient, ExchangeError, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
 import type { Logger } from '../../log';
 import type { SettingsStore } from '../../store/settings';
@@ -25,6 +25,14 @@ const KOIOS = {
   1: 'https://api.koios.rest/api/v1',
 } as const;
 
+/** Blockfrost's endpoints, for a trader who reads L1 with their own project id. */
+const BLOCKFROST = {
+  0: 'https://cardano-preprod.blockfrost.io/api/v0',
+  1: 'https://cardano-mainnet.blockfrost.io/api/v0',
+} as const;
+
+type ClosableChain = ChainLookup & { close?: () => Promise<void> };
+
 /**
  * Everything the app holds for one exchange: its client, chain provider, rules and the key under
  * which its caches and journal live. A new one is made when the network changes, so nothing of
@@ -37,7 +45,7 @@ export class Connection {
   #clients = new Map<string, ExchangeClient>();
   #rules: Promise<ExchangeRules> | undefined;
   #admin: Promise<SandboxAdmin> | undefined;
-  #chain: ChainLookup | undefined;
+  #chain: { provider: string; lookup: ClosableChain } | undefined;
   #closed = false;
 
   constructor(
@@ -48,6 +56,8 @@ export class Connection {
       adminToken?: string;
     }>,
     private readonly logger: Logger,
+    /** The trader's Blockfrost project id for this network, when L1 is read through it. */
+    private readonly blockfrost: () => string | null = () => null,
   ) {
     this.key = networkKeyOf(choice);
     this.networkId = networkIdOf(choice);
@@ -100,15 +110,27 @@ export class Connection {
     return this.#admin;
   }
 
-  /** Where the wallet's coins on L1 are read for this network (one provider per connection). */
+  /**
+   * Where the wallet's coins on L1 are read for this network: the sandbox's own ledger; on the
+   * real networks Blockfrost when the trader saved a project id (and the session is unlocked),
+   * else Koios, which needs none.
+   */
   chain(): ChainLookup {
-    this.#chain ??= this.isSandbox
-      ? new SandboxChain(async () => {
-          const { baseUrl, adminToken } = await this.endpoint();
-          return { baseUrl, ...(adminToken ? { adminToken } : {}) };
-        })
-      : new KoiosChain({ baseUrl: KOIOS[this.networkId] });
-    return this.#chain;
+    const projectId = this.isSandbox ? null : this.blockfrost();
+    const provider = this.isSandbox ? 'sandbox' : projectId ? `blockfrost ${projectId}` : 'koios';
+    if (this.#chain?.provider !== provider) {
+      void this.#chain?.lookup.close?.().catch(() => undefined);
+      const lookup: ClosableChain = this.isSandbox
+        ? new SandboxChain(async () => {
+            const { baseUrl, adminToken } = await this.endpoint();
+            return { baseUrl, ...(adminToken ? { adminToken } : {}) };
+          })
+        : projectId
+          ? new BlockfrostChain({ baseUrl: BLOCKFROST[this.networkId], projectId })
+          : new KoiosChain({ baseUrl: KOIOS[this.networkId] });
+      this.#chain = { provider, lookup };
+    }
+    return this.#chain.lookup;
   }
 
   /** The exchange's rules, read once per connection. */
@@ -132,8 +154,8 @@ export class Connection {
       (admin) => admin.close(),
       () => undefined,
     );
-    const chain = this.#chain as (ChainLookup & { close?: () => Promise<void> }) | undefined;
-    void chain?.close?.().catch(() => undefined);
+    void this.#chain?.lookup.close?.().catch(() => undefined);
+    this.#chain = undefined;
     this.#admin = undefined;
   }
 }
@@ -147,6 +169,8 @@ export interface NetworkServiceDeps {
    * ends on its own after it started.
    */
   startSandbox?: (onExit: () => void) => Promise<EmbeddedSandbox>;
+  /** The unlocked wallet's Blockfrost project id for the current network, if it saved one. */
+  blockfrost?: () => string | null;
   /** Called after the network changed (the session locks: API keys are per network). */
   onSwitch?: (connection: Connection) => Promise<void>;
   now?: () => number;
@@ -314,7 +338,12 @@ export class NetworkService {
   async connection(): Promise<Connection> {
     if (!this.#connection) {
       const choice = await this.choice();
-      this.#connection = new Connection(choice, () => this.#endpointOf(choice), this.deps.logger);
+      this.#connection = new Connection(
+        choice,
+        () => this.#endpointOf(choice),
+        this.deps.logger,
+        this.deps.blockfrost,
+      );
       this.#state = { ...this.#state, network: this.#connection.label };
       if (choice.name === 'sandbox') this.#startSandbox();
       this.#probe(this.#connection);

@@ -32,6 +32,7 @@ export interface SessionDeps {
 export class SessionService {
   #key: SigningKey | null = null;
   #apiKey: string | null = null;
+  #blockfrost: string | null = null;
   #walletId: string | null = null;
   #lockReason: LockReason = 'start';
   /** Bumped by every lock and change of wallet: an unlock that straddles one is void. */
@@ -95,7 +96,7 @@ export class SessionService {
         'There is no wallet to unlock yet. Create or restore one first.',
       );
     }
-    let opened: { key: SigningKey; apiKey: string | null };
+    let opened: { key: SigningKey; apiKey: string | null; blockfrost: string | null };
     try {
       // In the wallet's turn: a key being replaced or removed is never read halfway.
       opened = await this.deps.secrets.inTurn(wallet.id, async () => {
@@ -121,16 +122,20 @@ export class SessionService {
     this.#wipe();
     this.#key = opened.key;
     this.#apiKey = opened.apiKey;
+    this.#blockfrost = opened.blockfrost;
     this.#walletId = wallet.id;
     await this.#armIdleTimer();
     return this.#changed();
   }
 
-  /** The password check of an unlock: the trading key, checked against the wallet, and its API key. */
+  /**
+   * The password check of an unlock: the trading key, checked against the wallet, and its access
+   * keys for this network (the exchange's API key, a Blockfrost project id).
+   */
   async #open(
     wallet: WalletRecord,
     password: string,
-  ): Promise<{ key: SigningKey; apiKey: string | null }> {
+  ): Promise<{ key: SigningKey; apiKey: string | null; blockfrost: string | null }> {
     const key = await this.deps.secrets.openOperationKey(wallet.id, password);
     try {
       if (key.keyHash !== wallet.operationKeyHash) {
@@ -139,8 +144,15 @@ export class SessionService {
           'The trading key in the keychain does not belong to this wallet. Nothing was changed; restore the wallet from its recovery phrase.',
         );
       }
-      const apiKey = await this.deps.secrets.openApiKey(wallet.id, this.deps.network(), password);
-      return { key, apiKey };
+      const network = this.deps.network();
+      const apiKey = await this.deps.secrets.openApiKey(wallet.id, network, password);
+      const blockfrost = await this.deps.secrets.openNetworkSecret(
+        wallet.id,
+        'blockfrost',
+        network,
+        password,
+      );
+      return { key, apiKey, blockfrost };
     } catch (error) {
       key.wipe();
       throw error;
@@ -151,6 +163,7 @@ export class SessionService {
     this.#key?.wipe();
     this.#key = null;
     this.#apiKey = null;
+    this.#blockfrost = null;
     this.#walletId = null;
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
@@ -239,6 +252,19 @@ export class SessionService {
       // Whatever waits for an unlocked session with a key (the account's live feed) starts now.
       if (first) void this.#changed().catch(() => undefined);
     }
+  }
+
+  /**
+   * The unlocked wallet's Blockfrost project id for this network, or null (locked, or none saved:
+   * L1 is then read through Koios).
+   */
+  blockfrost(): string | null {
+    return this.#key ? this.#blockfrost : null;
+  }
+
+  /** A Blockfrost project id was saved (or forgotten: null) while unlocked: use it from now on. */
+  blockfrostChanged(walletId: string, projectId: string | null): void {
+    if (this.#key && this.#walletId === walletId) this.#blockfrost = projectId;
   }
 
   /** Pushes the current status (e.g. after the active wallet was renamed). */

@@ -11,6 +11,7 @@ export const walletHandlers = (wallet: WalletService): Handlers['wallet'] => ({
   rename: (request) => wallet.rename(request),
   remove: (request) => wallet.remove(request),
   setApiKey: (request) => wallet.setApiKey(request),
+  setBlockfrost: (request) => wallet.setBlockfrost(request),
   addresses: (request) => wallet.addresses(request),
   joinExchange: (request) => wallet.joinExchange(request),
   balance: (request) => wallet.balance(request),

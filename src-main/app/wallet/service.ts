@@ -90,6 +90,7 @@ export class WalletService {
       operationKeyHash: record.operationKeyHash,
       createdAt: record.createdAt,
       apiKey: record.apiKeys?.[this.deps.network()] ?? null,
+      blockfrost: record.blockfrost?.[this.deps.network()] ?? null,
       exchangeAccountId: record.exchangeAccounts?.[this.deps.network()] ?? null,
     };
   }
@@ -343,6 +344,52 @@ export class WalletService {
     return this.list();
   }
 
+  /**
+   * Reads L1 through Blockfrost on the app's (real) network with this project id, sealed with
+   * the spending password like the API key; null forgets it (Koios again). Answered masked.
+   */
+  setBlockfrost(request: {
+    walletId: string;
+    projectId: string | null;
+    password: string;
+  }): Promise<WalletSummary> {
+    return this.deps.secrets.inTurn(request.walletId, async () => {
+      const wallet = await this.deps.book.get(request.walletId);
+      const network = this.deps.network();
+      const projectId = request.projectId?.trim() ?? null;
+      if (network === 'sandbox') {
+        throw new AppError(
+          ErrorCode.InvalidInput,
+          'The practice exchange keeps its own coins: Blockfrost is for staging, production or a custom exchange. Nothing was saved.',
+        );
+      }
+      if (projectId !== null) checkBlockfrostShape(projectId, this.deps.networkId());
+      await this.deps.attempts.guard(() =>
+        projectId === null
+          ? this.deps.secrets.removeNetworkSecret(
+              wallet.id,
+              'blockfrost',
+              network,
+              request.password,
+            )
+          : this.deps.secrets.saveNetworkSecret(
+              wallet.id,
+              'blockfrost',
+              network,
+              projectId,
+              request.password,
+            ),
+      );
+      await this.deps.book.setMaskedBlockfrost(
+        wallet.id,
+        network,
+        projectId === null ? null : maskApiKey(projectId),
+      );
+      this.deps.session.blockfrostChanged(wallet.id, projectId);
+      return this.#summaryOf(wallet.id);
+    });
+  }
+
   /** Seals the exchange API key of a wallet for the app's network; responses show it masked. */
   setApiKey(request: {
     walletId: string;
@@ -523,6 +570,24 @@ const REAL_API_KEY = /^[0-9a-fA-F]{32}$/;
  * Refuses a key that cannot be one of the real service's before anything is sealed, so a
  * mistyped or truncated paste is caught here and not as a refusal on the first order.
  */
+/** Blockfrost project ids start with the Cardano network they serve, then 32 letters and digits. */
+const checkBlockfrostShape = (projectId: string, networkId: 0 | 1): void => {
+  const wanted = networkId === 1 ? 'mainnet' : 'preprod';
+  const read = /^(mainnet|preprod|preview)[A-Za-z0-9]{32}$/.exec(projectId);
+  if (!read) {
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `That is not a Blockfrost project id: it reads like ${wanted} followed by 32 letters and digits. Copy it again from your Blockfrost dashboard; nothing was saved.`,
+    );
+  }
+  if (read[1] !== wanted) {
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `That Blockfrost project is for ${read[1]}, but this exchange runs on ${wanted}. Use a ${wanted} project id; nothing was saved.`,
+    );
+  }
+};
+
 const checkApiKeyShape = (network: string, apiKey: string): void => {
   if ((network === 'staging' || network === 'production') && !REAL_API_KEY.test(apiKey)) {
     throw new AppError(

@@ -37,6 +37,7 @@ export const walletSummary = (
   operationKeyHash: 'ab'.repeat(28),
   createdAt: '2025-01-02T03:04:05.000Z',
   apiKey: '••••b4d7',
+  blockfrost: null,
   exchangeAccountId: '2f4b0b93-0000-4000-8000-000000000000',
 });
 

@@ -27,6 +27,7 @@ import {
  */
 const OTHER_PASSWORD = 'orange glacier whistle';
 const API_KEY = 'fedcba9876543210fedcba9876543210';
+const BLOCKFROST_ID = `preprod${'Kq4'.repeat(10)}wz`;
 
 interface Crossing {
   channel: string;
@@ -131,6 +132,12 @@ beforeAll(async () => {
     apiKey: API_KEY,
     password: OTHER_PASSWORD,
   });
+  // The practice exchange refuses a Blockfrost project id; it must not echo it either.
+  await call('wallet:setBlockfrost', {
+    walletId: vector.id,
+    projectId: BLOCKFROST_ID,
+    password: OTHER_PASSWORD,
+  });
   await call('wallet:select', { walletId: vector.id });
   await call('wallet:rename', { walletId: vector.id, name: 'Savings' });
   await call('session:setAutoLock', { autoLock: 5 });
@@ -165,6 +172,7 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
     ['vault blob', 'countersign-vault'],
     ['API key', API_KEY],
     ['API key (first half)', API_KEY.slice(0, 16)],
+    ['Blockfrost project id', BLOCKFROST_ID.slice(7, 27)],
     ['sandbox API key', sandboxApiKey],
     ['sandbox API key (first half)', sandboxApiKey.slice(0, 16)],
   ];
