@@ -60,6 +60,11 @@ export interface CancelOrderIntent {
   orderUtxo: string;
   /** What the order still locks, when known: the cancel must return exactly that. */
   refund?: Amounts;
+  /**
+   * The refund is a floor, not an exact figure (the real service's records state what an order
+   * locks in human units, which may round): the cancel must return at least that of each asset.
+   */
+  refundAtLeast?: boolean;
 }
 
 export interface DepositIntent {

@@ -29,8 +29,15 @@ export interface TradingDeps {
   accountAddress: (connection: Connection, account: TradingAccount) => Promise<string | undefined>;
 }
 
-/** What an open order still locks, in smallest units, as its record states it. */
-const lockedBy = (order: Order, rules: ExchangeRules): Map<string, bigint> => {
+/**
+ * What an open order still locks, in smallest units, as its record states it: rounded up where
+ * the record is exact (the sandbox's), down where it is a floor (the real service's human units).
+ */
+const lockedBy = (
+  order: Order,
+  rules: ExchangeRules,
+  rounding: typeof Money.ROUND_UP | typeof Money.ROUND_DOWN = Money.ROUND_UP,
+): Map<string, bigint> => {
   const market = marketOf(rules, order.symbol);
   const locked = new Map<string, bigint>();
   if (!market) return locked;
@@ -39,7 +46,7 @@ const lockedBy = (order: Order, rules: ExchangeRules): Map<string, bigint> => {
     [market.quoteUnit, order.lockedQuoteQty],
   ] as const) {
     const { decimals } = assetOf(rules, unit);
-    const q = toSmallestUnit(amount.toDecimalPlaces(decimals, Money.ROUND_UP), decimals);
+    const q = toSmallestUnit(amount.toDecimalPlaces(decimals, rounding), decimals);
     if (q > 0n) locked.set(unit, q);
   }
   return locked;
@@ -269,8 +276,11 @@ export class TradingService {
         kind: 'cancel-order',
         orderId: order.id,
         orderUtxo: order.activeOrderUtxoId ?? '',
-        // The sandbox's records state exactly what an order locks; the cancel must return it.
-        ...(connection.isSandbox ? { refund: lockedBy(order, rules) } : {}),
+        // The sandbox's records state exactly what an order locks: the cancel returns exactly
+        // that. The real service's are in human units: the cancel returns at least that.
+        ...(connection.isSandbox
+          ? { refund: lockedBy(order, rules) }
+          : { refund: lockedBy(order, rules, Money.ROUND_DOWN), refundAtLeast: true }),
       };
       return this.deps.operations.review(operation, {
         kind: 'cancel-order',

@@ -62,13 +62,17 @@ export const checkCancelOrder = (
     );
   }
   // Tokens come back exactly; ADA at least as locked (an order's minimum ADA may come back too).
-  if (
-    intent.refund &&
-    (!sameAmounts(without(refund, [LOVELACE]), without(intent.refund, [LOVELACE])) ||
-      (refund.get(LOVELACE) ?? 0n) < (intent.refund.get(LOVELACE) ?? 0n))
-  ) {
+  // Where the record's figure is only a floor, at least that of every asset.
+  const expected = intent.refund;
+  const short = expected
+    ? intent.refundAtLeast
+      ? [...expected].some(([unit, q]) => (refund.get(unit) ?? 0n) < q)
+      : !sameAmounts(without(refund, [LOVELACE]), without(expected, [LOVELACE])) ||
+        (refund.get(LOVELACE) ?? 0n) < (expected.get(LOVELACE) ?? 0n)
+    : false;
+  if (expected && short) {
     f.refuse(
-      `It returns ${describe(refund, profile)} to your exchange account instead of the ${describe(intent.refund, profile)} the order locks`,
+      `It returns ${describe(refund, profile)} to your exchange account instead of ${intent.refundAtLeast ? 'at least ' : ''}the ${describe(expected, profile)} the order locks`,
       'value',
     );
   }

@@ -26,6 +26,7 @@ import {
   sellOrder,
   slotIn,
   txHash,
+  USDM,
   withdrawal,
   type Parties,
 } from '../../../fixtures/cardano/exchange-transactions';
@@ -130,6 +131,37 @@ describe('2. value is conserved as the trader asked', () => {
       if (o) b.outputs[1] = { ...o, value: { coins: 99n * ADA } };
     });
     refusedFor(review(short, c.intent), /returns 99 ADA to your exchange account instead of/);
+  });
+});
+
+describe('2b. a cancel on a real network returns at least what the order record says it locks', () => {
+  it('refuses any asset short of the record’s floor, takes the order’s minimum ADA coming back too', () => {
+    const c = cancelOrder(p);
+    const floor = {
+      ...c.intent,
+      refund: new Map([
+        ['lovelace', 99n * ADA],
+        [USDM, 0n],
+      ]),
+      refundAtLeast: true,
+    };
+    clean(review(c.txHex, floor));
+    const short = mutate(c.txHex, (b) => {
+      const o = b.outputs[1];
+      if (o) b.outputs[1] = { ...o, value: { coins: 98n * ADA } };
+    });
+    refusedFor(
+      review(short, floor),
+      /returns 98 ADA to your exchange account instead of at least the 99 ADA the order locks/,
+    );
+    const tokenShort = {
+      ...floor,
+      refund: new Map([
+        ['lovelace', 99n * ADA],
+        [USDM, 1n],
+      ]),
+    };
+    refusedFor(review(c.txHex, tokenShort), /instead of at least the 99 ADA \+ 0\.000001 USDM/);
   });
 });
 
