@@ -57,6 +57,42 @@ describe('Settings', () => {
     expect(main.callsTo('settings:setNetwork')).toEqual([]);
   });
 
+  it('reads coins through Koios until a Blockfrost project id is saved, checked before it is sent', async () => {
+    const PROJECT = `preprod${'Ab3'.repeat(10)}xy`;
+    const { main } = await show(
+      fakeMain({
+        'settings:get': () => ({ ...SETTINGS, network: { name: 'staging' } }),
+        'wallet:setBlockfrost': ({ projectId }) => ({
+          ...walletSummary(),
+          blockfrost: projectId ? '••••3Axy' : null,
+        }),
+      }),
+    );
+    const chain = panel('Coins on Cardano');
+    expect(within(chain).getByTestId('chain-provider').textContent).toContain('Koios');
+    const id = within(chain).getByLabelText('Blockfrost project id') as HTMLInputElement;
+    expect(id.type).toBe('password');
+    const password = within(chain).getByLabelText('Spending password');
+    await fireEvent.input(id, { target: { value: `mainnet-from-the-wrong-place` } });
+    await fireEvent.input(password, { target: { value: 'my spending password' } });
+    await fireEvent.click(within(chain).getByRole('button', { name: 'Use Blockfrost' }));
+    expect(chain.textContent).toContain('reads like preprod followed by 32 letters and digits');
+    expect(main.callsTo('wallet:setBlockfrost')).toEqual([]);
+    await fireEvent.input(id, { target: { value: ` ${PROJECT} ` } });
+    await fireEvent.click(within(chain).getByRole('button', { name: 'Use Blockfrost' }));
+    await waitFor(() =>
+      expect(main.callsTo('wallet:setBlockfrost')).toEqual([
+        { walletId: WALLET_ID, projectId: PROJECT, password: 'my spending password' },
+      ]),
+    );
+    expect(id.value).toBe('');
+  });
+
+  it('offers no Blockfrost on the practice exchange, which keeps its own coins', async () => {
+    await show(fakeMain());
+    expect(screen.queryByRole('region', { name: 'Coins on Cardano' })).toBeNull();
+  });
+
   it('shows the API key masked only, and saves a new one sealed with the password', async () => {
     const { main } = await show(
       fakeMain({
