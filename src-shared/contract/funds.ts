@@ -33,6 +33,8 @@ export interface FundsRules {
   minDepositLovelace: string;
   minWithdrawalLovelace: string;
   withdrawalFeeLovelace: string;
+  /** Whether the fee comes out of the ADA paid out (else it is taken on top from free ADA). */
+  withdrawalFeeFromPayout: boolean;
 }
 
 const utxoId = z.string().regex(/^[0-9a-f]{64}#\d{1,5}$/);

@@ -101,6 +101,7 @@ export class FundsService {
       minDepositLovelace: rules.minDepositLovelace.toString(),
       minWithdrawalLovelace: rules.minWithdrawalLovelace.toString(),
       withdrawalFeeLovelace: rules.withdrawalFeeLovelace.toString(),
+      withdrawalFeeFromPayout: rules.withdrawalFeeFromPayout,
     };
   }
 

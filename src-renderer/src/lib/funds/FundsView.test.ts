@@ -45,6 +45,7 @@ const show = async (
         minDepositLovelace: '2000000',
         minWithdrawalLovelace: '2000000',
         withdrawalFeeLovelace: '1000000',
+        withdrawalFeeFromPayout: false,
       }),
       ...handlers,
     },

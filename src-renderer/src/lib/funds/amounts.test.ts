@@ -56,19 +56,30 @@ describe('checkFundsForm', () => {
     expect(check.amounts).toEqual([]);
   });
 
-  it('counts the withdrawal fee against the free ADA', () => {
+  it('counts a withdrawal fee taken on top against the free ADA', () => {
+    const onTop = { ...PUBLISHED_RULES, withdrawalFeeFromPayout: false };
+    const available = { ada: '10', usdm: '5' };
+    expect(checkFundsForm('withdrawal', lines('9', '', available), onTop).amounts).toEqual([
+      { unit: 'lovelace', amount: '9' },
+    ]);
+    expect(
+      checkFundsForm('withdrawal', lines('9.5', '', available), onTop).problems['lovelace'],
+    ).toBe('You have 10 ADA free; with the 1 ADA fee you can withdraw at most 9.');
+    expect(checkFundsForm('withdrawal', lines('2', '6', available), onTop).problems[USDM]).toBe(
+      'You have 5 USDM free on the exchange.',
+    );
+  });
+
+  it('lets the whole free ADA be withdrawn where the fee comes out of the payout', () => {
     const available = { ada: '10', usdm: '5' };
     expect(
-      checkFundsForm('withdrawal', lines('9', '', available), PUBLISHED_RULES).amounts,
-    ).toEqual([{ unit: 'lovelace', amount: '9' }]);
+      checkFundsForm('withdrawal', lines('10', '', available), PUBLISHED_RULES).amounts,
+    ).toEqual([{ unit: 'lovelace', amount: '10' }]);
     expect(
-      checkFundsForm('withdrawal', lines('9.5', '', available), PUBLISHED_RULES).problems[
+      checkFundsForm('withdrawal', lines('10.5', '', available), PUBLISHED_RULES).problems[
         'lovelace'
       ],
-    ).toBe('You have 10 ADA free; with the 1 ADA fee you can withdraw at most 9.');
-    expect(
-      checkFundsForm('withdrawal', lines('2', '6', available), PUBLISHED_RULES).problems[USDM],
-    ).toBe('You have 5 USDM free on the exchange.');
+    ).toBe('You have 10 ADA free on the exchange.');
   });
 
   it('uses the rules the exchange states', () => {
@@ -76,6 +87,7 @@ describe('checkFundsForm', () => {
       minDepositLovelace: '5000000',
       minWithdrawalLovelace: '3000000',
       withdrawalFeeLovelace: '500000',
+      withdrawalFeeFromPayout: false,
     };
     expect(checkFundsForm('deposit', lines('4'), rules).general).toContain('at least 5 ADA');
     expect(checkFundsForm('withdrawal', lines('3'), rules).amounts).toHaveLength(1);

@@ -7,6 +7,7 @@ export const PUBLISHED_RULES: FundsRules = {
   minDepositLovelace: '2000000',
   minWithdrawalLovelace: '2000000',
   withdrawalFeeLovelace: '1000000',
+  withdrawalFeeFromPayout: true,
 };
 
 /** One asset row of the deposit or withdrawal form. */
@@ -70,7 +71,11 @@ export const checkFundsForm = (
   const problems: Record<string, string> = {};
   const amounts: FormCheck['amounts'] = [];
   const minimum = ada(kind === 'deposit' ? rules.minDepositLovelace : rules.minWithdrawalLovelace);
-  const fee = kind === 'withdrawal' ? ada(rules.withdrawalFeeLovelace) : new Money(0);
+  // A fee taken on top must be free beside the amount; one taken from the payout need not.
+  const fee =
+    kind === 'withdrawal' && !rules.withdrawalFeeFromPayout
+      ? ada(rules.withdrawalFeeLovelace)
+      : new Money(0);
   let adaAmount: MoneyValue | null = null;
 
   for (const line of lines) {
