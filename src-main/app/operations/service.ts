@@ -103,6 +103,8 @@ export class OperationsService {
    * first of them is sent and answered as done.
    */
   readonly #signed = new Map<string, { operationId: string; title: string; until: number }>();
+  /** Journal entries being submitted or discarded: a second answer for one is refused. */
+  readonly #resolving = new Set<string>();
 
   constructor(private readonly deps: OperationsDeps) {}
 
@@ -523,6 +525,25 @@ export class OperationsService {
   }
 
   async resolve(request: {
+    id: string;
+    action: 'submit' | 'discard';
+  }): Promise<PendingOperation[]> {
+    // Taken before the first await: a double click sends it once, not twice.
+    if (this.#resolving.has(request.id)) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'This operation is already being sent or discarded. Wait for it to finish; it will not be sent twice.',
+      );
+    }
+    this.#resolving.add(request.id);
+    try {
+      return await this.#resolve(request);
+    } finally {
+      this.#resolving.delete(request.id);
+    }
+  }
+
+  async #resolve(request: {
     id: string;
     action: 'submit' | 'discard';
   }): Promise<PendingOperation[]> {
