@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import Decimal from 'decimal.js';
@@ -150,8 +151,11 @@ interface Warm {
 }
 
 const children: ChildProcess[] = [];
-afterAll(() => {
+const folders: string[] = [];
+afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(children.map((child) => exited(child)));
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
 const warm = (dataDir: string): Warm => {
@@ -197,6 +201,7 @@ const submitBody = (built: Built) => ({
 describe('kill -9 of the sandbox during a storm of 100 mixed operations', () => {
   it('keeps every acknowledged change and half-applies nothing, at several kill points', async () => {
     const dataDir = tempDir();
+    folders.push(dataDir);
     let current = warm(dataDir);
     let url = await current.open();
     // The next process loads while the current one works: a restart costs the replay alone.

@@ -1,5 +1,4 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, rmSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MARKETS } from '../../../src-sandbox/assets.js';
 import { SandboxCore, type CompactionPolicy } from '../../../src-sandbox/sandbox-core.js';
@@ -149,6 +148,7 @@ interface RunOptions {
 
 const run = async ({ seed = 7, compaction, restart }: RunOptions = {}) => {
   let dataDir = tempDir();
+  const folders = [dataDir];
   // A data folder keeps the seed it was made with: the restart is given another one.
   const open = (given = seed) => SandboxCore.open(dataDir, given, {}, compaction);
   let core = await open();
@@ -164,9 +164,10 @@ const run = async ({ seed = 7, compaction, restart }: RunOptions = {}) => {
         // snapshot: the copy has the lock file of a process that is gone).
         await core.synced();
         const copy = tempDir();
+        folders.push(copy);
         cpSync(dataDir, copy, { recursive: true });
         await core.close();
-        dataDir = join(copy);
+        dataDir = copy;
       }
       core = await open(seed + 1000);
       restarted = true;
@@ -175,6 +176,7 @@ const run = async ({ seed = 7, compaction, restart }: RunOptions = {}) => {
   }
   const result = tape(core);
   await core.close();
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
   return { ...result, restarted };
 };
 
