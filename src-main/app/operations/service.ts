@@ -96,6 +96,15 @@ export class OperationsService {
   readonly #prepared = new Map<string, Prepared>();
   /** Operations whose confirmation is under way: each is signed and sent at most once. */
   readonly #confirming = new Set<string>();
+  /**
+   * Transactions signed to be sent during this run, by id, until they expire: the operation each
+   * belongs to. The exchange builds the same transaction for two operations asked for the same
+   * thing in the same second (two equal deposits, say); it can happen only once, so only the
+   * first of them is sent and answered as done.
+   */
+  readonly #signed = new Map<string, { operationId: string; title: string; until: number }>();
+  /** Journal entries being submitted or discarded: a second answer for one is refused. */
+  readonly #resolving = new Set<string>();
 
   constructor(private readonly deps: OperationsDeps) {}
 
@@ -280,6 +289,7 @@ export class OperationsService {
       throw error;
     }
     this.#prepared.delete(prepared.id);
+    this.#claim(signed.txId, prepared);
 
     let entry: JournalEntry = {
       id: prepared.id,
@@ -327,6 +337,26 @@ export class OperationsService {
       this.#failed(prepared, error);
       throw error;
     }
+  }
+
+  /** Takes a signed transaction for this operation, or refuses if another operation has it. */
+  #claim(txId: string, prepared: Prepared): void {
+    const now = this.#now();
+    for (const [id, claim] of this.#signed) if (claim.until < now) this.#signed.delete(id);
+    const other = this.#signed.get(txId);
+    if (other && other.operationId !== prepared.id) {
+      const error = new AppError(
+        ErrorCode.InvalidInput,
+        `The exchange built exactly the same transaction for “${other.title}”, confirmed a moment ago, and a transaction can happen only once. This one was not sent and nothing more moved. Check your balances and orders, then start it again if you still want it.`,
+      );
+      this.#failed(prepared, error);
+      throw error;
+    }
+    this.#signed.set(txId, {
+      operationId: prepared.id,
+      title: prepared.title,
+      until: prepared.expiresAt ?? now + 60 * 60_000,
+    });
   }
 
   #failed(operation: { id: string; kind: OperationKind; title: string }, error: unknown): void {
@@ -500,6 +530,25 @@ export class OperationsService {
   }
 
   async resolve(request: {
+    id: string;
+    action: 'submit' | 'discard';
+  }): Promise<PendingOperation[]> {
+    // Taken before the first await: a double click sends it once, not twice.
+    if (this.#resolving.has(request.id)) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'This operation is already being sent or discarded. Wait for it to finish; it will not be sent twice.',
+      );
+    }
+    this.#resolving.add(request.id);
+    try {
+      return await this.#resolve(request);
+    } finally {
+      this.#resolving.delete(request.id);
+    }
+  }
+
+  async #resolve(request: {
     id: string;
     action: 'submit' | 'discard';
   }): Promise<PendingOperation[]> {

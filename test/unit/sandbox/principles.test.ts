@@ -20,6 +20,7 @@ import {
   spawnSandboxProcess,
   startTestSandbox,
   tempDir,
+  txId,
   type OrderRecord,
   type TestSandbox,
 } from './helpers.js';
@@ -112,6 +113,88 @@ describe('one UTxO, one spend (4301)', () => {
     const ada = (await t.balances())['ADA'];
     expect([20, 30]).toContain(ada?.free);
     expect(ada?.locked).toBe(0);
+  });
+
+  it('withdrawals of two accounts spend the one treasury UTxO: submitted at once, exactly one is paid', async () => {
+    const sandbox = await start();
+    const a = await new Trader(sandbox.url).register();
+    const b = await new Trader(sandbox.url).register();
+    await a.fund(100, 0);
+    await b.fund(100, 0);
+    const minted = await lovelaceMinted(sandbox.url);
+    const build = (t: Trader) =>
+      t.request<{ tx_hex: string }>('POST', '/accounts/withdrawal/build', {
+        withdrawal_amount: [{ unit: 'lovelace', quantity: '20000000' }],
+      });
+    const builds = [await build(a), await build(b)];
+    const replies = await Promise.all(
+      [a, b].map((t, i) =>
+        t.request<{ code?: number }>('POST', '/accounts/withdrawal/submit', {
+          signed_tx: t.wallet.sign(builds[i]?.body.tx_hex ?? ''),
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(replies.find((r) => r.status === 400)?.body.code).toBe(4301);
+    // Only the one paid left its account: 20 ADA and the 1 ADA fee.
+    const left = [await a.balances(), await b.balances()].map((x) => x['ADA']?.free);
+    expect(left.sort((x = 0, y = 0) => x - y)).toEqual([79, 100]);
+    const paid = [...(await a.utxos()), ...(await b.utxos())].filter(
+      (u) => u.output.amount[0]?.quantity === '20000000',
+    );
+    expect(paid).toHaveLength(1);
+    expect(await lovelaceMinted(sandbox.url)).toBe(minted);
+    // The loser builds again, on the new treasury UTxO, and is paid.
+    const loser = replies[0]?.status === 400 ? a : b;
+    const again = await build(loser);
+    const paidNow = await loser.request('POST', '/accounts/withdrawal/submit', {
+      signed_tx: loser.wallet.sign(again.body.tx_hex),
+    });
+    expect(paidNow.status).toBe(200);
+  });
+
+  it('two cancels of one order spend its UTxO: the second answers 4301', async () => {
+    const sandbox = await start();
+    const t = await new Trader(sandbox.url).register();
+    await t.fund(100, 100);
+    const placed = await t.place(limit(0.5));
+    const id = placed.body.order.id;
+    const cancelBuild = () => t.request<{ tx_hex: string }>('DELETE', `/order/${id}/build`);
+    const first = await cancelBuild();
+    // Built in another second, so with another validity end: another transaction.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const second = await cancelBuild();
+    expect(txId(first.body.tx_hex)).not.toBe(txId(second.body.tx_hex));
+    const submit = (built: typeof first) =>
+      t.request<{ code?: number }>('DELETE', '/order/submit', {
+        signed_tx: t.operation.sign(built.body.tx_hex),
+      });
+    expect((await submit(first)).status).toBe(200);
+    expect((await submit(second)).body.code).toBe(4301);
+  });
+
+  it('a build that lost its UTxO still answers 4301 after a restart from a snapshot', async () => {
+    const dataDir = tempDir();
+    let sandbox = await start({ dataDir, compaction: { entries: 1, bytes: 1 << 20 } });
+    const t = await new Trader(sandbox.url).register();
+    await t.fund(100, 100);
+    const build = (price: number) =>
+      t.request<{ order_id: string; tx_hex: string }>('POST', '/order/build', limit(price));
+    const [first, second] = [await build(0.5), await build(0.51)];
+    const submit = (b: typeof first) =>
+      t.request<{ code?: number }>('POST', '/order/submit', {
+        order_id: b.body.order_id,
+        signed_tx: t.operation.sign(b.body.tx_hex),
+      });
+    expect((await submit(first)).status).toBe(200);
+    await sandbox.close();
+    running.length = 0;
+    // The journal was compacted: what the restart knows of the lost build is in the snapshot.
+    const journal = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8');
+    expect(journal).not.toContain('orderSubmit');
+    sandbox = await start({ dataDir });
+    Object.assign(t, { url: sandbox.url });
+    expect((await submit(second)).body.code).toBe(4301);
   });
 });
 
@@ -216,6 +299,27 @@ describe('no secret at rest in plain text', () => {
       key: again.body.api_key,
     });
     expect(second.status).toBe(200);
+  });
+
+  it('an API key an earlier version wrote in plain text is hashed at the next start, and still works', async () => {
+    const dataDir = tempDir();
+    let sandbox = await start({ dataDir });
+    const t = new Trader(sandbox.url);
+    await sandbox.close();
+    running.length = 0;
+    // What a journal of the earlier version held: the key itself on its account line.
+    const apiKey = 'c0ffee'.repeat(5) + '00';
+    const journal = join(dataDir, 'journal.ndjson');
+    appendFileSync(
+      journal,
+      `${JSON.stringify({ t: 'account', at: Date.now(), apiKey, address: t.address, operationKeyHash: null })}\n`,
+    );
+    sandbox = await start({ dataDir });
+    expect(sandbox.notice).toBeUndefined();
+    for (const name of readdirSync(dataDir)) {
+      expect(readFileSync(join(dataDir, name), 'utf8'), name).not.toContain(apiKey);
+    }
+    expect((await call(sandbox.url, 'GET', '/accounts/balance', { key: apiKey })).status).toBe(200);
   });
 });
 

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PreparedOperation, WalletList } from '../../../../../src-shared/contract';
+import type {
+  PreparedOperation,
+  WalletBalance,
+  WalletList,
+} from '../../../../../src-shared/contract';
 import type { Serialized } from '../../../../../src-shared/domain/amount';
 import { ErrorCode } from '../../../../../src-shared/errors';
 import type { Result } from '../../../../../src-shared/result';
@@ -29,6 +33,7 @@ describe('wrong spending passwords from every entry point at once', () => {
       amounts: [{ unit: 'lovelace', amount: '25' }],
     });
     expect(prepared.needsPassword).toBe(true);
+    const coins = await world.call<WalletBalance>('funds:wallet');
     await world.call('session:lock');
     const dispatch = world.services.dispatch;
     const wrong = (n: number) => `not the password ${n}`;
@@ -73,6 +78,8 @@ describe('wrong spending passwords from every entry point at once', () => {
     expect(list.wallets.map((w) => w.id)).toEqual([walletId]);
     expect((await world.call<{ state: string }>('session:status')).state).toBe('locked');
     expect(await world.call('operations:pending')).toEqual([]);
+    // The practice exchange was not reset: the wallet's coins on it are all still there.
+    expect(await world.call<WalletBalance>('funds:wallet')).toEqual(coins);
     // Even the right password waits its turn now.
     expect(codeOf(await dispatch('session:unlock', { password: STRONG_PASSWORD }))).toBe(
       ErrorCode.TooManyAttempts,
