@@ -222,8 +222,10 @@ const EXCHANGE_CODES: Readonly<Record<number, CodeText>> = {
     advice: 'Build it again: repeat the operation to get a fresh transaction to sign.',
   },
   4301: {
-    detail: 'A coin (UTxO) this transaction spends has already been spent.',
-    advice: "Refresh your wallet's coins and try again.",
+    detail:
+      'A coin (UTxO) this transaction spends has already been spent, by another order or transfer that went first.',
+    advice:
+      'Start it again once the operation before it has finished: a fresh build spends the coins as they are now.',
   },
   4302: {
     detail: 'The exchange already has this transaction: it was submitted before.',
