@@ -96,6 +96,8 @@ export class OperationsService {
   readonly #prepared = new Map<string, Prepared>();
   /** Operations whose confirmation is under way: each is signed and sent at most once. */
   readonly #confirming = new Set<string>();
+  /** Orders and cancels being signed and sent: the next one is built after they are done. */
+  readonly #tradesInFlight = new Set<Promise<unknown>>();
   /**
    * Transactions signed to be sent during this run, by id, until they expire: the operation each
    * belongs to. The exchange builds the same transaction for two operations asked for the same
@@ -215,11 +217,24 @@ export class OperationsService {
       );
     }
     this.#confirming.add(prepared.id);
+    const running = this.#confirmTaken(prepared, request);
+    const trade = isTrade(prepared.kind) ? running.catch(() => undefined) : null;
+    if (trade) this.#tradesInFlight.add(trade);
     try {
-      return await this.#confirmTaken(prepared, request);
+      return await running;
     } finally {
       this.#confirming.delete(prepared.id);
+      if (trade) this.#tradesInFlight.delete(trade);
     }
+  }
+
+  /**
+   * Resolves once the orders and cancels being signed and sent now are done. Each spends the
+   * account's current exchange UTxO, so one built before the last has landed would spend the
+   * same coin and be refused (4301): the trading area builds the next after this.
+   */
+  async tradesSettled(): Promise<void> {
+    while (this.#tradesInFlight.size) await Promise.all([...this.#tradesInFlight]);
   }
 
   async #confirmTaken(

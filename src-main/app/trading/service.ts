@@ -151,6 +151,8 @@ export class TradingService {
       const price = order.price === undefined ? undefined : new Money(order.price);
       let built: { orderId: string; txHex: string };
       try {
+        // The order before it must have landed, or both would spend the same account coin.
+        await this.deps.operations.tradesSettled();
         built = await client.buildOrder({
           symbol: order.symbol,
           side: order.side,
@@ -263,6 +265,7 @@ export class TradingService {
     try {
       const rules = await connection.rules();
       const account = await activeAccount(this.deps.book, connection);
+      await this.deps.operations.tradesSettled();
       const { txHex } = await client.buildCancel(order.id);
       this.deps.operations.progress(operation, 'checking');
       const { unverifiedOrders } = await this.deps.settings.read();

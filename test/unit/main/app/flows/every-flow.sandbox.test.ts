@@ -270,6 +270,34 @@ describe('every flow of the seed through the app', () => {
     expect(big.message).toMatch(/Not enough free ADA: 999999.00 needed/);
   });
 
+  it('orders sent as fast as the trader clicks all land: the next is built once the last has', async () => {
+    const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
+    const low = new Money(depth.bids[0]?.price ?? '0.5').times('0.7').toDecimalPlaces(4);
+    const order = (price: Money) => ({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: '10',
+      price: price.toFixed(4),
+    });
+    const first = await call<Serialized<PreparedOperation>>('trading:prepareOrder', order(low));
+    // Confirmed, and the next order asked for while the first is still being signed and sent.
+    const firstDone = call<Serialized<OperationResult>>('operations:confirm', {
+      operationId: first.operationId,
+    });
+    const second = await call<Serialized<PreparedOperation>>(
+      'trading:prepareOrder',
+      order(low.minus('0.0001')),
+    );
+    const results = await Promise.all([
+      firstDone,
+      call<Serialized<OperationResult>>('operations:confirm', { operationId: second.operationId }),
+    ]);
+    const ids = results.map((r) => r.order?.id);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('an order confirmed twice at once (a double click, a script) is placed once', async () => {
     const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
     const low = new Money(depth.bids[0]?.price ?? '0.5').times('0.8').toDecimalPlaces(4);
