@@ -72,3 +72,31 @@ export const createWalletFromUi = async (
     timeout: 45_000,
   });
 };
+
+/** The published CIP-1852 test vector: its phrase and its base address on the test networks. */
+export { VECTOR_PHRASE } from '../fixtures/cardano/wallet-services';
+export const VECTOR_ADDRESS =
+  'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
+
+/**
+ * Restores a wallet from its recovery phrase from the UI, from the welcome (or "Add a wallet")
+ * screen. Returns once "ready" shows: on the sandbox it is joined and unlocked by then.
+ */
+export const restoreWalletFromUi = async (
+  page: Page,
+  options: { name: string; words: string | readonly string[] },
+): Promise<void> => {
+  await page.getByRole('button', { name: /Restore a wallet/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Restore a wallet' })).toBeVisible();
+  await page.getByLabel('Wallet name').fill(options.name);
+  const words = typeof options.words === 'string' ? options.words : options.words.join(' ');
+  await page.getByLabel('Recovery phrase').fill(words);
+  await page.getByLabel('Spending password').fill(PASSWORD);
+  await page.getByLabel('Type it again').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Restore wallet' }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: `${options.name} is ready` }),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+};
