@@ -133,6 +133,68 @@ describe('the app frame', () => {
     await waitFor(() => expect(screen.queryByText(/No connection to the exchange/)).toBeNull());
   });
 
+  it('shows what main repaired (the practice exchange started afresh) in words, with what to do, until closed', async () => {
+    location.hash = '#/trade';
+    const damaged =
+      "The practice exchange's saved data could not be read (journal.ndjson: line 1 cannot be read), so a fresh practice exchange was started: earlier practice accounts, balances and orders are not in it. To trade on it again, reset the practice exchange in Settings › Practice exchange with your spending password.";
+    const session = {
+      state: 'locked' as const,
+      walletName: 'Main',
+      walletId: null,
+      walletKind: 'full' as const,
+      lockReason: 'start' as const,
+    };
+    // Main answers the status before the sandbox has announced itself, then pushes it.
+    const main = start(fakeMain({ 'session:status': () => ({ ...session, notices: [] }) }));
+    await screen.findByRole('navigation', { name: 'Main' });
+    expect(screen.queryByRole('heading', { name: 'Some saved data could not be read' })).toBeNull();
+    main.emit('session:changed', { ...session, notices: [damaged] });
+    const heading = await screen.findByRole('heading', {
+      name: 'Some saved data could not be read',
+    });
+    const notice = heading.closest('[role="alert"]') as HTMLElement;
+    expect(notice.textContent).toContain('a fresh practice exchange was started');
+    expect(notice.textContent).toContain('reset the practice exchange in Settings');
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Open Settings' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    // Closed, it stays closed, also when the status is pushed again with the same notice.
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Close this notice' }));
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('heading', { name: 'Some saved data could not be read' }),
+      ).toBeNull(),
+    );
+    main.emit('session:changed', { ...session, notices: [damaged] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('heading', { name: 'Some saved data could not be read' })).toBeNull();
+  });
+
+  it('shows a repair notice on the welcome screen too (the wallet list itself was damaged)', async () => {
+    const damaged =
+      'The wallet list (wallets.json) was damaged (not JSON). It was moved aside as wallets.json.damaged-1; no wallet could be recovered from it. Your keys are still in the system keychain: restore any missing wallet from its recovery phrase.';
+    start(
+      fakeMain(
+        {
+          'session:status': () => ({
+            state: 'no-wallet',
+            walletName: null,
+            walletId: null,
+            notices: [damaged],
+          }),
+        },
+        'no-wallet',
+      ),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Welcome to Countersign' }),
+    ).toBeTruthy();
+    const notice = screen
+      .getByRole('heading', { name: 'Some saved data could not be read' })
+      .closest('[role="alert"]') as HTMLElement;
+    expect(notice.textContent).toContain('restore any missing wallet from its recovery phrase');
+    expect(within(notice).queryByRole('button', { name: 'Open Settings' })).toBeNull();
+  });
+
   it('offers the operations left unfinished by a crash, and submits one only when asked', async () => {
     const pendingOperation = {
       id: '9b2f3c4d-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
