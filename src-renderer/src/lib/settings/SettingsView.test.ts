@@ -212,7 +212,7 @@ describe('Settings', () => {
   });
 
   it('resets the practice exchange only with the password and an explicit tick', async () => {
-    const { main } = await show(
+    const { main, app } = await show(
       fakeMain({
         'settings:resetSandbox': ({ password }) => {
           if (password !== 'right') throw mainError(ErrorCode.WrongPassword, 'Wrong password.');
@@ -236,6 +236,11 @@ describe('Settings', () => {
     });
     await fireEvent.click(button);
     await waitFor(() => expect(main.callsTo('settings:resetSandbox')).toHaveLength(2));
+    // Main joins the wallet in use to the fresh exchange at once: nothing is left to do.
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Practice exchange reset'));
+    expect(app.notices.all[0]?.detail).toBe(
+      'Every account, order and coin on it was wiped. Main has a new practice account there, with practice coins.',
+    );
   });
 
   it('saves the theme with the other settings', async () => {
