@@ -25,12 +25,12 @@ export const shoot = async (page: Page, name: string): Promise<void> => {
 
 /**
  * Creates a wallet from the UI alone, the way a new user does on the sandbox: a name, a password,
- * the phrase written down, three of its words typed back. Returns once "ready" shows.
+ * the phrase written down, three of its words typed back. Returns the phrase once "ready" shows.
  */
 export const createWalletFromUi = async (
   page: Page,
   options: { name?: string; screenshots?: boolean } = {},
-): Promise<void> => {
+): Promise<string[]> => {
   const snap = async (name: string) => {
     if (options.screenshots) await shoot(page, name);
   };
@@ -71,6 +71,7 @@ export const createWalletFromUi = async (
   await expect(page.getByRole('heading', { level: 1, name: /is ready/ })).toBeVisible({
     timeout: 45_000,
   });
+  return phrase;
 };
 
 /** The published CIP-1852 test vector: its phrase and its base address on the test networks. */
