@@ -82,7 +82,7 @@ describe('Settings', () => {
   });
 
   it('imports the exchange’s operation key with both passwords', async () => {
-    const { main } = await show(
+    const { main, app } = await show(
       fakeMain({
         'settings:get': () => ({ ...SETTINGS, network: { name: 'production' } }),
         'settings:importOperationKey': () => walletSummary(),
@@ -99,6 +99,11 @@ describe('Settings', () => {
       expect(main.callsTo('settings:importOperationKey')).toEqual([
         { walletId: WALLET_ID, tradingPassword: 'trading-pass', password: 'spending-pass' },
       ]),
+    );
+    // The session that held the old key was closed by main: the trader is told to unlock.
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Trading key imported'));
+    expect(app.notices.all[0]?.detail).toBe(
+      "Main now trades with the exchange's key. Unlock again to trade with it.",
     );
   });
 
