@@ -229,6 +229,58 @@ describe('the app frame', () => {
     ]);
   });
 
+  it('after a restart (locked), offers to unlock before anything can be submitted, then shows what the exchange says', async () => {
+    const deposit = {
+      id: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+      kind: 'deposit' as const,
+      title: 'Deposit 100 ADA',
+      network: 'Sandbox',
+      signedAt: '2025-01-01T10:00:00Z',
+      txId: 'ab'.repeat(32),
+      state: 'not-submitted' as const,
+      explanation: 'It was signed but never sent. You can submit it or discard it.',
+    };
+    let unlocked = false;
+    const main = start(
+      fakeMain(
+        {
+          'operations:pending': () => [deposit],
+          'session:unlock': () => {
+            unlocked = true;
+            return { state: 'unlocked', walletName: 'Main', walletId: null };
+          },
+        },
+        'locked',
+      ),
+    );
+    const prompt = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(prompt.textContent).toContain('Your wallet is locked. Unlock it to submit any of these');
+    expect(within(prompt).queryByRole('button', { name: 'Submit now' })).toBeNull();
+    expect(within(prompt).getByRole('button', { name: 'Discard' })).toBeTruthy();
+    const loadsBefore = main.callsTo('operations:pending').length;
+
+    await fireEvent.click(within(prompt).getByRole('button', { name: 'Unlock' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unlock Main' });
+    expect(
+      screen.queryByRole('dialog', { name: 'Unfinished operations from last time' }),
+    ).toBeNull();
+    await fireEvent.input(within(dialog).getByLabelText('Spending password'), {
+      target: { value: 'the password' },
+    });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(unlocked).toBe(true);
+    // Back, read again now that the exchange can be asked, and now it can be sent.
+    const again = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(main.callsTo('operations:pending').length).toBeGreaterThan(loadsBefore);
+    expect(await within(again).findByRole('button', { name: 'Submit now' })).toBeTruthy();
+    expect(again.textContent).not.toContain('Your wallet is locked');
+    expect(main.callsTo('operations:resolve')).toEqual([]);
+  });
+
   it('toasts a fill and keeps it in the activity list', async () => {
     const main = start(fakeMain({}));
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
