@@ -70,7 +70,9 @@ test('a watch-only wallet is told on the Funds screen why it cannot move funds a
 
   // What the note says to do: remove the watch-only copy, then restore it from its phrase.
   await why.getByRole('button', { name: 'Open wallet settings' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeAttached();
+  // Straight to the wallets, below the network and exchange panels.
+  await expect(page.getByRole('region', { name: 'Wallets' })).toBeInViewport();
   const cold = page
     .getByRole('list', { name: 'Your wallets' })
     .getByRole('listitem', { name: 'Cold' });
