@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { gone, startHarnessProcess, type HarnessProcess } from './harness-process';
 import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
@@ -73,6 +74,7 @@ test('a deposit signed but never sent before a crash is offered after the restar
     await expect(prompt).toContainText('Your wallet is locked');
     await expect(first.getByRole('button', { name: 'Submit now' })).toHaveCount(0);
     await shoot(page, 'crash-recovery-locked');
+    expect(await seriousViolations(page, 'unfinished operations, locked')).toEqual([]);
     await prompt.getByRole('button', { name: 'Unlock' }).click();
     const unlock = page.getByRole('dialog', { name: /Unlock/ });
     await unlock.getByLabel('Spending password').fill(PASSWORD);

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../harness/server';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { PASSWORD, shoot, VECTOR_PHRASE } from './wallet-steps';
 
@@ -51,6 +52,7 @@ test('when the practice exchange’s data was damaged, the trader reads what hap
     await expect(notice).toContainText('reset the practice exchange in Settings');
     await expect(notice).not.toContainText(dataDir);
     await shoot(page, 'practice-exchange-damaged');
+    expect(await seriousViolations(page, 'repair notice')).toEqual([]);
 
     const status = page.getByRole('contentinfo', { name: 'Status' });
     await status.getByRole('button', { name: 'Unlock' }).click();

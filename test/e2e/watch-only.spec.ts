@@ -7,6 +7,7 @@ import {
 } from '../../src-main/wallet/derivation';
 import { recoveryPhraseEntropy } from '../../src-main/wallet/mnemonic';
 import { ErrorCode } from '../../src-shared/errors';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import {
   PASSWORD,
@@ -61,6 +62,7 @@ test('a watch-only wallet is told on the Funds screen why it cannot move funds a
   await expect(page.getByRole('form', { name: 'Withdraw' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /deposit|withdraw/i })).toHaveCount(0);
   await shoot(page, 'funds-watch-only');
+  expect(await seriousViolations(page, 'watch-only funds')).toEqual([]);
 
   // Main says the same to anything that asks anyway, before the exchange builds anything.
   const refused = await harness.services.dispatch('funds:prepareDeposit', {
