@@ -5,12 +5,16 @@ import { join } from 'node:path';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { gone, startHarnessProcess, type HarnessProcess } from './harness-process';
-import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+import {
+  PASSWORD,
+  createWalletFromUi,
+  goTo,
+  shoot,
+  unlockFromStatusBar,
+  unlockInDialog,
+} from './wallet-steps';
 
 const PROMPT = 'Unfinished operations from last time';
-
-const onFunds = (page: Page) =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Funds' }).click();
 
 const exchangeAda = (page: Page): Locator =>
   page
@@ -76,10 +80,7 @@ test('a deposit signed but never sent before a crash is offered after the restar
     await shoot(page, 'crash-recovery-locked');
     expect(await seriousViolations(page, 'unfinished operations, locked')).toEqual([]);
     await prompt.getByRole('button', { name: 'Unlock' }).click();
-    const unlock = page.getByRole('dialog', { name: /Unlock/ });
-    await unlock.getByLabel('Spending password').fill(PASSWORD);
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(unlock).toBeHidden({ timeout: 15_000 });
+    await unlockInDialog(page);
     prompt = page.getByRole('dialog', { name: PROMPT });
     await expect(prompt.getByRole('listitem', { name: 'Deposit 100 ADA' })).toContainText(
       'It was signed but never sent',
@@ -90,7 +91,7 @@ test('a deposit signed but never sent before a crash is offered after the restar
     await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
       'Submitted after restart',
     );
-    await onFunds(page);
+    await goTo(page, 'Funds');
     await expect(exchangeAda(page)).toHaveText('100', { timeout: 60_000 });
     const walletAfterFirst = (await walletAda(page).textContent())?.trim() ?? '';
     expect(Number(walletAfterFirst)).toBeLessThan(9900);
@@ -115,12 +116,8 @@ test('a deposit signed but never sent before a crash is offered after the restar
 
     // Fourth run: nothing is left to decide, and nothing was sent twice or sent after a discard.
     run = await restart(page, dataDir);
-    const status = page.getByRole('contentinfo', { name: 'Status' });
-    await status.getByRole('button', { name: 'Unlock' }).click();
-    await unlock.getByLabel('Spending password').fill(PASSWORD);
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(unlock).toBeHidden({ timeout: 15_000 });
-    await onFunds(page);
+    await unlockFromStatusBar(page);
+    await goTo(page, 'Funds');
     await expect(exchangeAda(page)).toHaveText('100', { timeout: 20_000 });
     // The discarded deposit's coin never left the wallet.
     await expect(walletAda(page)).toHaveText(walletAfterFirst);

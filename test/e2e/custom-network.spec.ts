@@ -7,7 +7,7 @@ import { startSandbox } from '../../src-sandbox/index';
 import { ErrorCode } from '../../src-shared/errors';
 import { startHarness, type Harness } from '../harness/server';
 import { expect, test } from './fixtures';
-import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+import { PASSWORD, createWalletFromUi, goTo, shoot, unlockFromStatusBar } from './wallet-steps';
 
 /** A loopback port nothing listens on (taken, then released). */
 const closedPort = async (): Promise<number> => {
@@ -29,15 +29,6 @@ const typeAddress = async (page: Page, url: string, stream = ''): Promise<void> 
 
 const switchButton = (page: Page): Locator =>
   networkPanel(page).getByRole('button', { name: 'Switch to Custom' });
-
-const unlock = async (page: Page): Promise<void> => {
-  const status = page.getByRole('contentinfo', { name: 'Status' });
-  await status.getByRole('button', { name: 'Unlock' }).click();
-  const dialog = page.getByRole('dialog', { name: /Unlock/ });
-  await dialog.getByLabel('Spending password').fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Unlock' }).click();
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
-};
 
 test('a Custom network: bad addresses are refused in words, an unreachable one says so, the running exchange at its loopback address works with an API key', async ({
   page,
@@ -70,10 +61,7 @@ const run = async (
   await page.goto(harness.url);
   await createWalletFromUi(page);
   await page.getByRole('button', { name: 'Go to Trade' }).click();
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Settings' })
-    .click();
+  await goTo(page, 'Settings');
   await networkPanel(page)
     .getByRole('radio', { name: /^Custom/ })
     .check();
@@ -129,7 +117,7 @@ const run = async (
 
   // API keys are per network: this one has none yet. The exchange issues one for the account
   // (here through the practice exchange's own admin route, as its website would).
-  await unlock(page);
+  await unlockFromStatusBar(page);
   const { wallets } = await harness.services.handlers.wallet.list(undefined);
   const wallet = wallets[0];
   if (!wallet) throw new Error('no wallet');
@@ -153,17 +141,11 @@ const run = async (
   await shoot(page, 'custom-network-settings');
 
   // The exchange's data now comes from the custom address: the book, and this account's funds.
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Trade' })
-    .click();
+  await goTo(page, 'Trade');
   await expect(page.getByRole('region', { name: 'Order book' })).toContainText(/\d\.\d{4}/, {
     timeout: 20_000,
   });
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Funds' })
-    .click();
+  await goTo(page, 'Funds');
   await expect(page.getByRole('table', { name: 'Exchange balances' })).toContainText('ADA', {
     timeout: 20_000,
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startHarness, type Harness } from '../harness/server';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { PASSWORD, shoot, VECTOR_PHRASE } from './wallet-steps';
+import { PASSWORD, goTo, shoot, unlockFromStatusBar, VECTOR_PHRASE } from './wallet-steps';
 
 const must = async (harness: Harness, channel: string, payload?: unknown): Promise<unknown> => {
   const result = await harness.services.dispatch(channel, payload);
@@ -54,12 +54,7 @@ test('when the practice exchange’s data was damaged, the trader reads what hap
     await shoot(page, 'practice-exchange-damaged');
     expect(await seriousViolations(page, 'repair notice')).toEqual([]);
 
-    const status = page.getByRole('contentinfo', { name: 'Status' });
-    await status.getByRole('button', { name: 'Unlock' }).click();
-    const unlock = page.getByRole('dialog', { name: /Unlock/ });
-    await unlock.getByLabel('Spending password').fill(PASSWORD);
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(unlock).toBeHidden({ timeout: 15_000 });
+    await unlockFromStatusBar(page);
 
     // What it says to do: reset the practice exchange in Settings, with the spending password.
     await notice.getByRole('button', { name: 'Open Settings' }).click();
@@ -76,10 +71,7 @@ test('when the practice exchange’s data was damaged, the trader reads what hap
     await expect(notice).toBeHidden();
 
     // The wallet has a practice account and practice coins again, and the exchange answers.
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Funds' })
-      .click();
+    await goTo(page, 'Funds');
     await expect(page.getByRole('table', { name: 'Exchange balances' })).toBeVisible({
       timeout: 20_000,
     });

@@ -1,10 +1,10 @@
 import * as Crypto from '@cardano-sdk/crypto';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { bech32 } from '@scure/base';
 import { createCipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { json, startFakeServer, type FakeServer } from '../fixtures/exchange/fake-server';
 import { expect, test } from './fixtures';
-import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+import { PASSWORD, createWalletFromUi, goTo, shoot, unlockFromStatusBar } from './wallet-steps';
 
 const TRADING_PASSWORD = 'the exchange gave me this one';
 /** An API key as the exchange's website shows it. */
@@ -77,9 +77,6 @@ const fakeExchange = async (
     return json(response, 404, { error: 'not found', code: 4040 });
   });
 
-const settings = (page: Page) =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
-
 const importKey = async (section: Locator, tradingPassword: string): Promise<void> => {
   await section.getByLabel('Trading password (from the exchange)').fill(tradingPassword);
   await section.getByLabel('Spending password').fill(PASSWORD);
@@ -102,18 +99,14 @@ test('the operation key is imported from the exchange with the trading password;
     if (!before) throw new Error('no wallet');
 
     // The exchange's own deployment, at its address (a loopback one here).
-    await settings(page);
+    await goTo(page, 'Settings');
     const network = page.getByRole('region', { name: 'Network' });
     await network.getByRole('radio', { name: /^Custom/ }).check();
     await network.getByLabel('Exchange address').fill(exchange.url);
     await network.getByRole('button', { name: 'Switch to Custom' }).click();
     const status = page.getByRole('contentinfo', { name: 'Status' });
     await expect(status).toContainText('Custom', { timeout: 15_000 });
-    await status.getByRole('button', { name: 'Unlock' }).click();
-    const unlock = page.getByRole('dialog', { name: /Unlock/ });
-    await unlock.getByLabel('Spending password').fill(PASSWORD);
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(unlock).toBeHidden({ timeout: 15_000 });
+    await unlockFromStatusBar(page);
 
     const apiKey = page.getByRole('region', { name: 'API key' });
     await apiKey.getByLabel('API key').fill(API_KEY);
@@ -160,10 +153,7 @@ test('the operation key is imported from the exchange with the trading password;
     );
     await expect(status).toContainText('Locked');
     // Sealed with the spending password: unlocking opens the imported key.
-    await status.getByRole('button', { name: 'Unlock' }).click();
-    await unlock.getByLabel('Spending password').fill(PASSWORD);
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(unlock).toBeHidden({ timeout: 15_000 });
+    await unlockFromStatusBar(page);
     await expect(status).toContainText('Unlocked');
     await expect(section.getByRole('alert')).toHaveCount(0);
     await shoot(page, 'operation-key-imported');

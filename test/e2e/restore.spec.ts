@@ -1,13 +1,10 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, createWalletFromUi, restoreWalletFromUi, shoot } from './wallet-steps';
-
-const nav = (page: Page, section: 'Funds' | 'Settings') =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: section }).click();
+import { PASSWORD, createWalletFromUi, goTo, restoreWalletFromUi, shoot } from './wallet-steps';
 
 /** The wallet's address as the Funds screen shows it. */
 const fundsAddress = async (page: Page): Promise<string> => {
-  await nav(page, 'Funds');
+  await goTo(page, 'Funds');
   const address = page
     .getByRole('region', { name: 'In your wallet (Cardano)' })
     .getByText(/^addr_test1/);
@@ -17,7 +14,7 @@ const fundsAddress = async (page: Page): Promise<string> => {
 
 /** The practice account Settings shows for the wallet in use. */
 const practiceAccount = async (page: Page): Promise<string> => {
-  await nav(page, 'Settings');
+  await goTo(page, 'Settings');
   const account = page.getByRole('region', { name: 'Practice account' });
   await expect(account).toContainText('Joined');
   return (await account.textContent())?.replace(/\s+/g, ' ').trim() ?? '';

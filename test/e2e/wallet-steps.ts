@@ -101,3 +101,26 @@ export const restoreWalletFromUi = async (
     timeout: 45_000,
   });
 };
+
+export type Section = 'Trade' | 'Orders' | 'Funds' | 'Settings';
+
+/** Goes to a section from the navigation rail. */
+export const goTo = (page: Page, section: Section): Promise<void> =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: section }).click();
+
+/** Types the spending password into the open unlock dialog and waits for it to close. */
+export const unlockInDialog = async (page: Page): Promise<void> => {
+  const dialog = page.getByRole('dialog', { name: /Unlock/ });
+  await dialog.getByLabel('Spending password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+};
+
+/** Unlocks the trading session from the status bar. */
+export const unlockFromStatusBar = async (page: Page): Promise<void> => {
+  await page
+    .getByRole('contentinfo', { name: 'Status' })
+    .getByRole('button', { name: 'Unlock' })
+    .click();
+  await unlockInDialog(page);
+};
