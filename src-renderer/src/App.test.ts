@@ -261,11 +261,20 @@ describe('the app frame', () => {
     expect(within(prompt).getByRole('button', { name: 'Discard' })).toBeTruthy();
     const loadsBefore = main.callsTo('operations:pending').length;
 
+    // Not now: the prompt comes back as it was.
     await fireEvent.click(within(prompt).getByRole('button', { name: 'Unlock' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Unlock Main' });
+    const notNow = await screen.findByRole('dialog', { name: 'Unlock Main' });
     expect(
       screen.queryByRole('dialog', { name: 'Unfinished operations from last time' }),
     ).toBeNull();
+    await fireEvent.click(within(notNow).getByRole('button', { name: 'Cancel' }));
+    const back = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(back.textContent).toContain('Your wallet is locked');
+
+    await fireEvent.click(within(back).getByRole('button', { name: 'Unlock' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unlock Main' });
     await fireEvent.input(within(dialog).getByLabelText('Spending password'), {
       target: { value: 'the password' },
     });
