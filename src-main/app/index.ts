@@ -100,6 +100,12 @@ const exportsFolder =
     return { fileName: name };
   };
 
+/** What to do after the practice exchange started afresh from damaged data. */
+const FRESH_SANDBOX_ADVICE =
+  'To trade on it again, reset the practice exchange in Settings › Practice exchange with your ' +
+  'spending password: your wallet opens a new practice account there and is given practice coins ' +
+  'again. Your wallets and keys on this computer are not affected.';
+
 const fillText = (order: Order): string =>
   `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${order.baseQty.toFixed()} ${order.symbol}${order.executedPrice ? ` at ${order.executedPrice.toFixed()}` : ''}.`;
 
@@ -131,6 +137,9 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const journal = new OperationJournal(config.dataDir);
   const sandboxCommand = config.sandbox;
   let sandboxNotice: string | null = null;
+  // Set once the session exists: the sandbox may announce its notice after the window has read
+  // the session's status, so the status is pushed again.
+  let announceNotices: () => void = () => undefined;
 
   const network = new NetworkService({
     settings: settingsStore,
@@ -147,8 +156,12 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
                   logger: config.logger,
                   onExit,
                 }).then((started) => {
-                  // Its data was damaged and it started afresh: the trader is told.
-                  sandboxNotice = started.notice ?? null;
+                  // Its data was damaged and it started afresh: the trader is told what happened
+                  // and what to do (the wallet's practice account is not in the fresh one).
+                  if (started.notice) {
+                    sandboxNotice = `${started.notice} ${FRESH_SANDBOX_ADVICE}`;
+                    announceNotices();
+                  }
                   return started;
                 }),
         }
@@ -177,6 +190,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     network: () => network.current.name,
     notices: () => [settingsStore.problem?.message ?? null, journal.notice(), sandboxNotice],
   });
+  announceNotices = () => void session.noticesChanged().catch(() => undefined);
   const apiKey = () => session.apiKey();
   const apiKeyOrNull = () => {
     try {

@@ -133,6 +133,68 @@ describe('the app frame', () => {
     await waitFor(() => expect(screen.queryByText(/No connection to the exchange/)).toBeNull());
   });
 
+  it('shows what main repaired (the practice exchange started afresh) in words, with what to do, until closed', async () => {
+    location.hash = '#/trade';
+    const damaged =
+      "The practice exchange's saved data could not be read (journal.ndjson: line 1 cannot be read), so a fresh practice exchange was started: earlier practice accounts, balances and orders are not in it. To trade on it again, reset the practice exchange in Settings › Practice exchange with your spending password.";
+    const session = {
+      state: 'locked' as const,
+      walletName: 'Main',
+      walletId: null,
+      walletKind: 'full' as const,
+      lockReason: 'start' as const,
+    };
+    // Main answers the status before the sandbox has announced itself, then pushes it.
+    const main = start(fakeMain({ 'session:status': () => ({ ...session, notices: [] }) }));
+    await screen.findByRole('navigation', { name: 'Main' });
+    expect(screen.queryByRole('heading', { name: 'Some saved data could not be read' })).toBeNull();
+    main.emit('session:changed', { ...session, notices: [damaged] });
+    const heading = await screen.findByRole('heading', {
+      name: 'Some saved data could not be read',
+    });
+    const notice = heading.closest('[role="alert"]') as HTMLElement;
+    expect(notice.textContent).toContain('a fresh practice exchange was started');
+    expect(notice.textContent).toContain('reset the practice exchange in Settings');
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Open Settings' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    // Closed, it stays closed, also when the status is pushed again with the same notice.
+    await fireEvent.click(within(notice).getByRole('button', { name: 'Close this notice' }));
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('heading', { name: 'Some saved data could not be read' }),
+      ).toBeNull(),
+    );
+    main.emit('session:changed', { ...session, notices: [damaged] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByRole('heading', { name: 'Some saved data could not be read' })).toBeNull();
+  });
+
+  it('shows a repair notice on the welcome screen too (the wallet list itself was damaged)', async () => {
+    const damaged =
+      'The wallet list (wallets.json) was damaged (not JSON). It was moved aside as wallets.json.damaged-1; no wallet could be recovered from it. Your keys are still in the system keychain: restore any missing wallet from its recovery phrase.';
+    start(
+      fakeMain(
+        {
+          'session:status': () => ({
+            state: 'no-wallet',
+            walletName: null,
+            walletId: null,
+            notices: [damaged],
+          }),
+        },
+        'no-wallet',
+      ),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Welcome to Countersign' }),
+    ).toBeTruthy();
+    const notice = screen
+      .getByRole('heading', { name: 'Some saved data could not be read' })
+      .closest('[role="alert"]') as HTMLElement;
+    expect(notice.textContent).toContain('restore any missing wallet from its recovery phrase');
+    expect(within(notice).queryByRole('button', { name: 'Open Settings' })).toBeNull();
+  });
+
   it('offers the operations left unfinished by a crash, and submits one only when asked', async () => {
     const pendingOperation = {
       id: '9b2f3c4d-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
@@ -165,6 +227,67 @@ describe('the app frame', () => {
     expect(main.callsTo('operations:resolve')).toEqual([
       { id: pendingOperation.id, action: 'submit' },
     ]);
+  });
+
+  it('after a restart (locked), offers to unlock before anything can be submitted, then shows what the exchange says', async () => {
+    const deposit = {
+      id: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+      kind: 'deposit' as const,
+      title: 'Deposit 100 ADA',
+      network: 'Sandbox',
+      signedAt: '2025-01-01T10:00:00Z',
+      txId: 'ab'.repeat(32),
+      state: 'not-submitted' as const,
+      explanation: 'It was signed but never sent. You can submit it or discard it.',
+    };
+    let unlocked = false;
+    const main = start(
+      fakeMain(
+        {
+          'operations:pending': () => [deposit],
+          'session:unlock': () => {
+            unlocked = true;
+            return { state: 'unlocked', walletName: 'Main', walletId: null };
+          },
+        },
+        'locked',
+      ),
+    );
+    const prompt = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(prompt.textContent).toContain('Your wallet is locked. Unlock it to submit any of these');
+    expect(within(prompt).queryByRole('button', { name: 'Submit now' })).toBeNull();
+    expect(within(prompt).getByRole('button', { name: 'Discard' })).toBeTruthy();
+    const loadsBefore = main.callsTo('operations:pending').length;
+
+    // Not now: the prompt comes back as it was.
+    await fireEvent.click(within(prompt).getByRole('button', { name: 'Unlock' }));
+    const notNow = await screen.findByRole('dialog', { name: 'Unlock Main' });
+    expect(
+      screen.queryByRole('dialog', { name: 'Unfinished operations from last time' }),
+    ).toBeNull();
+    await fireEvent.click(within(notNow).getByRole('button', { name: 'Cancel' }));
+    const back = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(back.textContent).toContain('Your wallet is locked');
+
+    await fireEvent.click(within(back).getByRole('button', { name: 'Unlock' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unlock Main' });
+    await fireEvent.input(within(dialog).getByLabelText('Spending password'), {
+      target: { value: 'the password' },
+    });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Unlock' }));
+    expect(unlocked).toBe(true);
+    // Back, read again now that the exchange can be asked, and now it can be sent.
+    const again = await screen.findByRole('dialog', {
+      name: 'Unfinished operations from last time',
+    });
+    expect(main.callsTo('operations:pending').length).toBeGreaterThan(loadsBefore);
+    expect(await within(again).findByRole('button', { name: 'Submit now' })).toBeTruthy();
+    expect(again.textContent).not.toContain('Your wallet is locked');
+    expect(main.callsTo('operations:resolve')).toEqual([]);
   });
 
   it('toasts a fill and keeps it in the activity list', async () => {

@@ -105,7 +105,7 @@ export const PreparedOperation = z.object({
   title: z.string(),
   /** Which key signs: the trading key (orders, cancels) or the wallet key (deposits, withdrawals). */
   signer: z.enum(['operation-key', 'wallet-key']),
-  /** The wallet key lives elsewhere (watch-only): confirming exports it for offline signing. */
+  /** The wallet key lives elsewhere (watch-only): it cannot be signed here, only discarded. */
   offline: z.boolean(),
   needsPassword: z.boolean(),
   summary: TransactionSummary,

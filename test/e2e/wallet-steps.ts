@@ -25,12 +25,12 @@ export const shoot = async (page: Page, name: string): Promise<void> => {
 
 /**
  * Creates a wallet from the UI alone, the way a new user does on the sandbox: a name, a password,
- * the phrase written down, three of its words typed back. Returns once "ready" shows.
+ * the phrase written down, three of its words typed back. Returns the phrase once "ready" shows.
  */
 export const createWalletFromUi = async (
   page: Page,
   options: { name?: string; screenshots?: boolean } = {},
-): Promise<void> => {
+): Promise<string[]> => {
   const snap = async (name: string) => {
     if (options.screenshots) await shoot(page, name);
   };
@@ -71,4 +71,56 @@ export const createWalletFromUi = async (
   await expect(page.getByRole('heading', { level: 1, name: /is ready/ })).toBeVisible({
     timeout: 45_000,
   });
+  return phrase;
+};
+
+/** The published CIP-1852 test vector: its phrase and its base address on the test networks. */
+export { VECTOR_PHRASE } from '../fixtures/cardano/wallet-services';
+export const VECTOR_ADDRESS =
+  'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
+
+/**
+ * Restores a wallet from its recovery phrase from the UI, from the welcome (or "Add a wallet")
+ * screen. Returns once "ready" shows: on the sandbox it is joined and unlocked by then.
+ */
+export const restoreWalletFromUi = async (
+  page: Page,
+  options: { name: string; words: string | readonly string[] },
+): Promise<void> => {
+  await page.getByRole('button', { name: /Restore a wallet/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Restore a wallet' })).toBeVisible();
+  await page.getByLabel('Wallet name').fill(options.name);
+  const words = typeof options.words === 'string' ? options.words : options.words.join(' ');
+  await page.getByLabel('Recovery phrase').fill(words);
+  await page.getByLabel('Spending password').fill(PASSWORD);
+  await page.getByLabel('Type it again').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Restore wallet' }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: `${options.name} is ready` }),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+};
+
+export type Section = 'Trade' | 'Orders' | 'Funds' | 'Settings';
+
+/** Goes to a section from the navigation rail. */
+export const goTo = (page: Page, section: Section): Promise<void> =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: section }).click();
+
+/** Types the spending password into the open unlock dialog and waits for it to close. */
+export const unlockInDialog = async (page: Page): Promise<void> => {
+  const dialog = page.getByRole('dialog', { name: /Unlock/ });
+  await dialog.getByLabel('Spending password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Unlock' }).click();
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+};
+
+/** Unlocks the trading session from the status bar. */
+export const unlockFromStatusBar = async (page: Page): Promise<void> => {
+  await page
+    .getByRole('contentinfo', { name: 'Status' })
+    .getByRole('button', { name: 'Unlock' })
+    .click();
+  await unlockInDialog(page);
 };

@@ -4,15 +4,22 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleLogger } from '../../src-main/log';
+import { OperationStep } from '../../src-shared/contract/operations';
 import { startHarness } from './server';
 
-/** `npm run harness -- [--port N] [--data-dir DIR]`: the app in a browser, for development. */
+/**
+ * `npm run harness -- [--port N] [--data-dir DIR]`: the app in a browser, for development.
+ * `--kill-at STEP` (crash tests only): the process kills itself with SIGKILL when an operation
+ * reaches that step (`journaled`: signed and written down, not yet sent), like a crash.
+ */
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '5199' },
     'data-dir': { type: 'string' },
+    'kill-at': { type: 'string' },
   },
 });
+const killAt = values['kill-at'] === undefined ? undefined : OperationStep.parse(values['kill-at']);
 
 const KEYCHAIN_HOW_TO =
   'Wallets are sealed in the OS keychain (Secret Service on Linux), and this machine has no ' +
@@ -63,10 +70,11 @@ if (!relaunchWithKeychain()) {
     dataDir,
     port: Number(values.port),
     logger: consoleLogger('harness'),
+    ...(killAt ? { killAt } : {}),
   });
   const sandbox = await harness.services.sandbox;
   console.log(`Countersign harness: open ${harness.url}`);
-  if (sandbox) console.log(`Embedded sandbox exchange: ${sandbox.url}`);
+  if (sandbox) console.log(`Embedded sandbox exchange: ${sandbox.url} (process ${sandbox.pid})`);
   console.log(`Data folder: ${dataDir}`);
 
   const stop = () => {

@@ -9,7 +9,7 @@ import { createAppServices, type AppServices } from '../../src-main/app';
 import { silentLogger, type Logger } from '../../src-main/log';
 import type { SecretStore } from '../../src-main/wallet/secret-store';
 import { buildCsp, contentTypeOf, resolveRendererFile } from '../../src-main/renderer-files';
-import type { SendEvent } from '../../src-shared/contract';
+import type { OperationProgress, OperationStep, SendEvent } from '../../src-shared/contract';
 import type { NetworkChoice } from '../../src-shared/network';
 import { CLIENT_SCRIPT_PATH, HarnessRequest, SOCKET_PATH } from './protocol';
 import { sourceSandboxCommand } from './sandbox-command';
@@ -30,6 +30,12 @@ export interface HarnessOptions {
   sandbox?: boolean | { url: string; adminToken?: string };
   /** Where sealed secrets go; the OS keychain unless a bench or test gives another. */
   secretStore?: SecretStore;
+  /**
+   * Crash tests only: the process kills itself (SIGKILL: nothing flushed, nothing cleaned up)
+   * the moment an operation reaches this step, as a crash or a power cut would. Meant for a
+   * harness run in a process of its own (`cli.ts --kill-at`); the app itself has no such hook.
+   */
+  killAt?: OperationStep;
 }
 
 export interface Harness {
@@ -72,6 +78,13 @@ export const startHarness = async (options: HarnessOptions): Promise<Harness> =>
   const token = randomBytes(24).toString('hex');
   const sockets = new Set<WebSocket>();
   const send: SendEvent = (name, payload) => {
+    if (
+      options.killAt !== undefined &&
+      name === 'operations:progress' &&
+      (payload as OperationProgress).step === options.killAt
+    ) {
+      process.kill(process.pid, 'SIGKILL');
+    }
     const message = JSON.stringify({ event: name, payload });
     for (const socket of sockets) socket.send(message);
   };

@@ -457,8 +457,10 @@ export class OperationsService {
   ): Promise<Pick<PendingOperation, 'state' | 'explanation'>> {
     const expired = entry.expiresAt !== null && entry.expiresAt <= this.#now();
     try {
-      const client = await this.#client(connection);
+      // Only an order or a cancel is looked up (a fund movement's fate is in the journal), so
+      // the session's API key is needed only for those.
       if (entry.kind === 'place-order' && entry.orderId) {
+        const client = await this.#client(connection);
         const order = await client.order(entry.orderId).catch((error: unknown) => {
           if (error instanceof ExchangeError && !error.ambiguous) return null;
           throw error;
@@ -471,6 +473,7 @@ export class OperationsService {
         }
       }
       if (entry.kind === 'cancel-order' && entry.cancelsOrderId) {
+        const client = await this.#client(connection);
         const order = await client.order(entry.cancelsOrderId);
         if (order.status === 'cancelled' || order.status === 'partially_cancelled') {
           return { state: 'landed', explanation: 'The exchange shows the order as cancelled.' };
@@ -483,6 +486,13 @@ export class OperationsService {
         }
       }
     } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.Locked) {
+        return {
+          state: 'unknown',
+          explanation:
+            'Your wallet is locked: unlock it, and Countersign asks the exchange whether it already has this before you decide.',
+        };
+      }
       return {
         state: 'unknown',
         explanation: `The exchange could not be asked (${error instanceof AppError ? error.message : 'no answer'}). Try again when it is reachable.`,

@@ -247,10 +247,12 @@ export class SessionService {
   /** A new API key was saved while unlocked: use it from now on. */
   apiKeyChanged(walletId: string, apiKey: string): void {
     if (this.#key && this.#walletId === walletId) {
-      const first = this.#apiKey === null;
+      const changed = this.#apiKey !== apiKey;
       this.#apiKey = apiKey;
-      // Whatever waits for an unlocked session with a key (the account's live feed) starts now.
-      if (first) void this.#changed().catch(() => undefined);
+      // Whatever needs the unlocked session's key (the account's live feed) starts now, or starts
+      // again with the new one: a replaced key (the practice exchange was reset) means the old
+      // one is refused from now on.
+      if (changed) void this.#changed().catch(() => undefined);
     }
   }
 
@@ -273,6 +275,11 @@ export class SessionService {
   }
 
   /** The active wallet changed (selected, added, removed): its keys are not this session's. */
+  /** Something was repaired after the start (the practice exchange's data): every screen hears. */
+  noticesChanged(): Promise<SessionStatus> {
+    return this.#changed();
+  }
+
   async walletChanged(): Promise<SessionStatus> {
     this.#generation++;
     this.#wipe();

@@ -111,6 +111,22 @@ export class WalletService {
     };
   }
 
+  /**
+   * The phrase of a wallet kept here watch-only: the trader restores it to move its funds (the
+   * Funds screen says so), and is told the one step that comes first.
+   */
+  async #refuseOverWatchOnly(accountPublicKey: string): Promise<void> {
+    const { wallets } = await this.deps.book.list();
+    const watched = wallets.find(
+      (w) => w.accountPublicKey === accountPublicKey && w.kind === 'watch-only',
+    );
+    if (!watched) return;
+    throw new AppError(
+      ErrorCode.InvalidInput,
+      `This wallet is here already as the watch-only wallet “${watched.name}”. To restore it with its key, first remove “${watched.name}” in Settings › Wallets (its funds on the exchange and on Cardano are not touched), then restore it again. Nothing was changed.`,
+    );
+  }
+
   #assertNotPresent(accountPublicKey: string): Promise<void> {
     return this.deps.book.assertNotPresent(accountPublicKey);
   }
@@ -262,6 +278,7 @@ export class WalletService {
     const entropy = recoveryPhraseEntropy(words);
     try {
       const accountPublicKey = this.#accountKeyHex(entropy);
+      await this.#refuseOverWatchOnly(accountPublicKey);
       await this.#assertNotPresent(accountPublicKey);
       await this.deps.book.assertNameFree(name);
       const { record, sealed } = await this.#prepare(

@@ -148,19 +148,34 @@ describe('Funds', () => {
     expect(screen.getAllByRole('button', { name: 'Unlock' }).length).toBeGreaterThan(0);
   });
 
-  it('says plainly that a watch-only wallet signs offline', async () => {
+  it('tells a watch-only wallet up front why it cannot move funds here and what to do, with no form to fail', async () => {
     const main = fakeMain({
       'funds:overview': () => overview(),
       'wallet:balance': () => walletBalance,
       'session:status': () => ({ state: 'unlocked', walletName: 'Cold', walletKind: 'watch-only' }),
     });
     const app = await frameOver(main);
+    const onsettings = vi.fn();
+    const run = vi.fn<RunOperation>(async () => null);
     render(WithApp, {
-      props: { app, run: vi.fn(async () => null), component: FundsView, props: {} },
+      props: { app, run, component: FundsView, props: { onsettings } },
     });
-    expect(document.body.textContent).toContain(
-      'Cold is watch-only: its wallet key signs offline.',
+    const why = await screen.findByRole('note', {
+      name: 'Why this wallet cannot move funds here',
+    });
+    expect(why.textContent).toContain(
+      'Cold is watch-only: its wallet key is not on this computer.',
     );
-    expect(await screen.findByRole('button', { name: 'Prepare deposit' })).toBeTruthy();
+    expect(why.textContent).toContain('offline signing) is not available in this version');
+    expect(why.textContent).toContain('restore the wallet from its recovery phrase');
+    // Its balances still show; no deposit or withdrawal can be started.
+    expect(await screen.findByRole('table', { name: 'Exchange balances' })).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Deposit' })).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Withdraw' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /deposit|withdraw/i })).toBeNull();
+    await fireEvent.click(within(why).getByRole('button', { name: 'Open wallet settings' }));
+    expect(onsettings).toHaveBeenCalled();
+    expect(main.callsTo('funds:prepareDeposit')).toEqual([]);
+    expect(run).not.toHaveBeenCalled();
   });
 });

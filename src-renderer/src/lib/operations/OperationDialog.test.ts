@@ -140,9 +140,17 @@ describe('the confirmation dialog', () => {
     expect(within(dialog).queryByRole('button', { name: 'Sign and place order' })).toBeNull();
   });
 
-  it('says when the wallet key is elsewhere and confirming exports it', async () => {
-    const { dialog } = await open(preparedDeposit({ offline: true, needsPassword: false }));
-    expect(dialog.textContent).toContain('watch-only');
-    expect(within(dialog).getByRole('button', { name: 'Export to sign offline' })).toBeTruthy();
+  it('says a watch-only wallet’s operation cannot be signed here and offers only to discard it', async () => {
+    const { dialog, main, outcome } = await open(
+      preparedDeposit({ offline: true, needsPassword: false }),
+    );
+    const view = within(dialog);
+    expect(view.getByRole('alert').textContent?.replace(/\s+/g, ' ')).toMatch(
+      /watch-only.*not available in this version.*restore the wallet from its recovery phrase/s,
+    );
+    expect(view.queryByRole('button', { name: /Sign|Export/ })).toBeNull();
+    await fireEvent.click(view.getByRole('button', { name: 'Discard, do not sign' }));
+    expect(await outcome).toBeNull();
+    expect(main.callsTo('operations:confirm')).toEqual([]);
   });
 });

@@ -118,7 +118,7 @@ describe('Settings', () => {
   });
 
   it('imports the exchange’s operation key with both passwords', async () => {
-    const { main } = await show(
+    const { main, app } = await show(
       fakeMain({
         'settings:get': () => ({ ...SETTINGS, network: { name: 'production' } }),
         'settings:importOperationKey': () => walletSummary(),
@@ -135,6 +135,11 @@ describe('Settings', () => {
       expect(main.callsTo('settings:importOperationKey')).toEqual([
         { walletId: WALLET_ID, tradingPassword: 'trading-pass', password: 'spending-pass' },
       ]),
+    );
+    // The session that held the old key was closed by main: the trader is told to unlock.
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Trading key imported'));
+    expect(app.notices.all[0]?.detail).toBe(
+      "Main now trades with the exchange's key. Unlock again to trade with it.",
     );
   });
 
@@ -248,7 +253,7 @@ describe('Settings', () => {
   });
 
   it('resets the practice exchange only with the password and an explicit tick', async () => {
-    const { main } = await show(
+    const { main, app } = await show(
       fakeMain({
         'settings:resetSandbox': ({ password }) => {
           if (password !== 'right') throw mainError(ErrorCode.WrongPassword, 'Wrong password.');
@@ -272,6 +277,11 @@ describe('Settings', () => {
     });
     await fireEvent.click(button);
     await waitFor(() => expect(main.callsTo('settings:resetSandbox')).toHaveLength(2));
+    // Main joins the wallet in use to the fresh exchange at once: nothing is left to do.
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Practice exchange reset'));
+    expect(app.notices.all[0]?.detail).toBe(
+      'Every account, order and coin on it was wiped. Main has a new practice account there, with practice coins.',
+    );
   });
 
   it('saves the theme with the other settings', async () => {

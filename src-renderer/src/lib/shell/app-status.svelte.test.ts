@@ -48,6 +48,20 @@ describe('AppStatus, the one truth of the frame', () => {
     expect(main.listenerCount('exchange:connection')).toBe(0);
   });
 
+  it('keeps main’s repair notices until the trader closes them; a new one shows again', async () => {
+    const main = fakeMain();
+    const status = new AppStatus(main.api);
+    await status.load();
+    expect(status.repairs).toEqual([]);
+    main.emit('session:changed', { state: 'locked', walletName: 'Main', notices: ['A'] });
+    expect(status.repairs).toEqual(['A']);
+    status.dismissRepairs();
+    expect(status.repairs).toEqual([]);
+    main.emit('session:changed', { state: 'locked', walletName: 'Main', notices: ['A', 'B'] });
+    expect(status.repairs).toEqual(['B']);
+    status.dispose();
+  });
+
   it('still works when the settings cannot be read, and says why', async () => {
     const main = fakeMain({
       'settings:get': () => {

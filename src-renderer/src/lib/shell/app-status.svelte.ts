@@ -51,6 +51,15 @@ export class AppStatus {
   readonly watchOnly: boolean = $derived(
     (this.session?.walletKind ?? this.activeWallet?.kind) === 'watch-only',
   );
+  /** Repair notices the trader has closed in this window. */
+  dismissedRepairs = $state<string[]>([]);
+  /**
+   * What main had to repair in its data during this run (a damaged file moved aside, the
+   * practice exchange started afresh), in plain words with what to do, until the trader closes it.
+   */
+  readonly repairs: string[] = $derived(
+    (this.session?.notices ?? []).filter((notice) => !this.dismissedRepairs.includes(notice)),
+  );
 
   private stops: Array<() => void> = [];
 
@@ -153,6 +162,11 @@ export class AppStatus {
     const status = await unwrap(this.api.session.unlock({ password }));
     this.session = status;
     return status;
+  }
+
+  /** Closes the repair notices shown now; one that comes later shows again. */
+  dismissRepairs(): void {
+    this.dismissedRepairs = [...this.dismissedRepairs, ...this.repairs];
   }
 
   dispose(): void {

@@ -65,7 +65,8 @@ describe('damaged data files of the app', () => {
     }
   });
 
-  it('a damaged practice exchange starts afresh, and the trader is told without a path', async () => {
+  it('a damaged practice exchange starts afresh, and the trader is told without a path, with what to do, even after the window read the status', async () => {
+    const sent: Array<{ name: string; payload: unknown }> = [];
     const withSandbox = () =>
       createAppServices({
         name: 'Countersign',
@@ -74,7 +75,7 @@ describe('damaged data files of the app', () => {
         runtime: 'harness',
         network: { name: 'sandbox' },
         logger: silentLogger,
-        send: () => undefined,
+        send: (name, payload) => sent.push({ name, payload }),
         secretStore: new MemorySecretStore(),
         vaultCost: TEST_VAULT_COST,
         sandbox: {
@@ -92,6 +93,7 @@ describe('damaged data files of the app', () => {
         await writeFile(join(folder, name), 'not a journal line\n{"kind": "start"}\n');
       }
     }
+    sent.length = 0;
     const app = await withSandbox();
     try {
       await app.sandbox;
@@ -99,7 +101,14 @@ describe('damaged data files of the app', () => {
       const notices = (status.ok ? (status.value as SessionStatus).notices : undefined) ?? [];
       const notice = notices.find((n) => /practice exchange/i.test(n));
       expect(notice).toMatch(/fresh practice exchange was started/);
+      expect(notice).toMatch(/reset the practice exchange in Settings › Practice exchange/);
       expect(notice).not.toContain(dataDir);
+      // And it is pushed: a window that read the status before the sandbox announced itself
+      // sees it without asking again.
+      const pushed = sent
+        .filter((e) => e.name === 'session:changed')
+        .map((e) => (e.payload as SessionStatus).notices ?? []);
+      expect(pushed.at(-1)).toContain(notice);
       // And the exchange answers.
       const markets = await app.dispatch('market:markets', undefined);
       expect(markets.ok).toBe(true);

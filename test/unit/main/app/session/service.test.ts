@@ -59,6 +59,25 @@ describe('the trading session', () => {
     expect(world.events.at(-1)).toEqual({ name: 'session:changed', payload: locked });
   });
 
+  it('announces a new API key saved while unlocked, also one that replaces another, so the account feed restarts with it', async () => {
+    const wallet = await restoreVector();
+    await world.session.unlock(STRONG_PASSWORD);
+    const announced = () => world.events.filter((e) => e.name === 'session:changed').length;
+    const save = (apiKey: string) =>
+      world.wallet.setApiKey({ walletId: wallet.id, apiKey, password: STRONG_PASSWORD });
+    const before = announced();
+    await save('first-key-0123456789abcdef');
+    await vi.waitFor(() => expect(announced()).toBe(before + 1));
+    // The practice exchange was reset (or the key was renewed): the old key is refused now.
+    await save('second-key-0123456789abcdef');
+    await vi.waitFor(() => expect(announced()).toBe(before + 2));
+    expect(world.session.apiKey()).toBe('second-key-0123456789abcdef');
+    // The same key again changes nothing and restarts nothing.
+    await save('second-key-0123456789abcdef');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(announced()).toBe(before + 2);
+  });
+
   it('locks at once on suspend or screen lock, and tells the renderer', async () => {
     await restoreVector();
     await world.session.unlock(STRONG_PASSWORD);

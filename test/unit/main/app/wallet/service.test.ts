@@ -133,6 +133,35 @@ describe('restoring and watching', () => {
     ).toBe(ErrorCode.InvalidInput);
     await other.cleanup();
   });
+
+  it('restoring the phrase of a watch-only wallet here says to remove that copy first, which then works', async () => {
+    const source = await walletWorld();
+    await source.wallet.restore({ name: 'Full', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
+    const { accountPublicKey } = await source.wallet.addresses({});
+    await source.cleanup();
+    const cold = await world.wallet.importWatchOnly({
+      name: 'Cold',
+      accountPublicKey,
+      password: STRONG_PASSWORD,
+    });
+    await expect(
+      world.wallet.restore({ name: 'Hot', words: VECTOR_PHRASE, password: STRONG_PASSWORD }),
+    ).rejects.toThrow(
+      'here already as the watch-only wallet “Cold”. To restore it with its key, first remove “Cold” in Settings › Wallets',
+    );
+    await world.wallet.remove({
+      walletId: cold.id,
+      confirmName: 'Cold',
+      password: STRONG_PASSWORD,
+    });
+    const hot = await world.wallet.restore({
+      name: 'Hot',
+      words: VECTOR_PHRASE,
+      password: STRONG_PASSWORD,
+    });
+    expect(hot.kind).toBe('full');
+    expect((await world.wallet.addresses({})).baseAddress).toBe(TESTNET_VECTOR);
+  });
 });
 
 describe('several wallets', () => {
