@@ -260,7 +260,7 @@ export class OperationsService {
     if (funds && prepared.offline) {
       this.#prepared.delete(prepared.id);
       throw new AppError(
-        ErrorCode.InvalidInput,
+        ErrorCode.WatchOnly,
         'This wallet is watch-only: the key that moves its funds is not on this computer. Exporting the transaction to sign it on another machine is not available yet, so nothing was signed or sent. Restore the wallet from its recovery phrase here to move funds.',
       );
     }
