@@ -98,11 +98,11 @@ describe('the Orders table', () => {
     // One row further: the rows still in view keep their elements and their text; the first
     // of the rows above the view (the table draws a few either side) leaves the page.
     const kept = document.getElementById('orders-row-60003');
-    expect(document.getElementById('orders-row-59992')).not.toBeNull();
+    expect(document.getElementById('orders-row-59995')).not.toBeNull();
     await scrollTo(ROW * 60_001);
     expect(document.getElementById('orders-row-60003')).toBe(kept);
     expect(textOf(kept)).toContain('60,013.0000');
-    expect(document.getElementById('orders-row-59992')).toBeNull();
+    expect(document.getElementById('orders-row-59995')).toBeNull();
   });
 
   it('says a row is being read until main answers', async () => {

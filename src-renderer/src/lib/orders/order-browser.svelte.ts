@@ -29,6 +29,8 @@ const VIEW_KEY = 'countersign.orders.view';
 export const BLOCK = 50;
 /** Blocks kept once read (scrolling back over them asks nothing); the farthest go first. */
 const KEPT_BLOCKS = 40;
+/** How long the window must stay put after a jump before its rows are asked for: two frames. */
+const SETTLE_MS = 32;
 /** Blocks one read may ask for: main answers at most MAX_ORDER_ROWS rows. */
 const MAX_SPAN = Math.floor(MAX_ORDER_ROWS / BLOCK);
 
@@ -76,6 +78,7 @@ export class OrderBrowser {
   private readonly asked = new SvelteSet<number>();
   /** The rows the table shows (plus its overscan): [start, end). */
   private window = { start: 0, end: 0 };
+  private settling: ReturnType<typeof setTimeout> | undefined;
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
 
@@ -152,10 +155,18 @@ export class OrderBrowser {
     if (epoch === this.epoch && this.error === null) this.fill();
   }
 
-  /** The table shows rows [start, end): those not read yet are asked for. */
+  /**
+   * The table shows rows [start, end): those not read yet are asked for. After a jump of more
+   * than a screen (the scrollbar dragged, End), only once the window stays put: rows a drag
+   * passes over are gone before they could be read, so asking for them is work for nothing.
+   */
   want(start: number, end: number): void {
+    const jumped = Math.abs(start - this.window.start) > Math.max(end - start, 1);
     this.window = { start, end };
-    if (!this.loading) this.fill();
+    clearTimeout(this.settling);
+    if (this.loading) return;
+    if (jumped) this.settling = setTimeout(() => this.fill(), SETTLE_MS);
+    else this.fill();
   }
 
   async show(view: OrderView): Promise<void> {
@@ -330,6 +341,7 @@ export class OrderBrowser {
   }
 
   dispose(): void {
+    clearTimeout(this.settling);
     for (const stop of this.stops.splice(0)) stop();
   }
 }
