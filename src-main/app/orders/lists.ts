@@ -26,9 +26,24 @@ interface HeldList {
   /** The view's count of changes when this was read: behind the count, it is out of date. */
   generation: number;
   orders: readonly Order[];
-  /** The rows of each filter (`symbol|side|status`), built the first time they are asked for. */
-  rows: Map<string, readonly OrderRow[]>;
+  /** The rows of each filter (`symbol|side|status`), found the first time they are asked for. */
+  rows: Map<string, Rows>;
 }
+
+/**
+ * A filtered list's rows: an order list keeps its orders and makes rows only for the slice
+ * asked for (a list of 100,000 is not copied into 100,000 rows to answer 50 of them).
+ */
+interface Rows {
+  readonly length: number;
+  slice(start: number, end: number): OrderRow[];
+}
+
+const orderRows = (orders: readonly Order[]): Rows => ({
+  length: orders.length,
+  slice: (start, end) =>
+    orders.slice(start, end).map((order) => ({ key: order.id, order, execution: null })),
+});
 
 /** Records read page by page while the list moves can repeat: the first of each id counts. */
 const uniqueOrders = (orders: readonly Order[]): Order[] => {
@@ -198,17 +213,14 @@ export class OrderLists {
     }
   }
 
-  #rowsOf(list: HeldList, filters: OrderFilters): readonly OrderRow[] {
+  #rowsOf(list: HeldList, filters: OrderFilters): Rows {
     const key = `${filters.symbol ?? ''}|${filters.side ?? ''}|${filters.status ?? ''}`;
     let rows = list.rows.get(key);
     if (rows) {
       list.rows.delete(key);
     } else {
-      const orders = list.orders.filter(matches(filters));
-      rows =
-        list.view === 'trades'
-          ? fillRowsOf(orders)
-          : orders.map((order) => ({ key: order.id, order, execution: null }));
+      const orders = key === '||' ? list.orders : list.orders.filter(matches(filters));
+      rows = list.view === 'trades' ? fillRowsOf(orders) : orderRows(orders);
     }
     list.rows.set(key, rows);
     for (const oldest of list.rows.keys()) {
