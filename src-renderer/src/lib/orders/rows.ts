@@ -1,15 +1,19 @@
+import { z } from 'zod';
 import type { OrderRow } from '../../../../src-shared/contract';
 import {
-  Execution,
-  Order,
+  AmountText,
+  OrderStatus,
+  OrderType,
+  Role,
+  Side,
+  Timestamp,
   type Execution as ExecutionT,
   type Market,
   type Order as OrderT,
-  type OrderStatus,
   type OrderView,
-  type Side,
 } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
+import { Money } from '../../../../src-shared/money';
 import { dateTime, fixed, NONE, pairLabel } from '../trade';
 
 /** An order record as it crossed from main: exact decimal strings, parsed when shown. */
@@ -18,33 +22,35 @@ export type WireExecution = Serialized<ExecutionT>;
 /** One row of a list as main sends it: an order, or (trading history) one fill of an order. */
 export type WireRow = Serialized<OrderRow>;
 
-const parsedOrders = new WeakMap<object, OrderT | null>();
-const parsedExecutions = new WeakMap<object, ExecutionT | null>();
-
 /**
- * A record checked against the domain schema the first time it is shown (only the rows on
- * screen are ever parsed). Null: it does not read as an order, and the row says so instead of
- * showing guesses.
+ * What a table row shows of an order, checked as text: amounts stay the exact strings they
+ * crossed as (no decimal is made for a row a trader scrolls past).
  */
-export const readOrder = (wire: WireOrder): OrderT | null => {
-  let parsed = parsedOrders.get(wire);
-  if (parsed === undefined) {
-    const result = Order.safeParse(wire);
-    parsed = result.success ? result.data : null;
-    parsedOrders.set(wire, parsed);
-  }
-  return parsed;
-};
+const OrderCells = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  side: Side,
+  type: OrderType,
+  status: OrderStatus,
+  createdAt: Timestamp,
+  price: AmountText.nullable(),
+  baseQty: AmountText,
+  executedBaseQty: AmountText,
+  executedPrice: AmountText.nullable(),
+  commission: AmountText,
+  commissionUnit: z.string(),
+});
 
-export const readExecution = (wire: WireExecution): ExecutionT | null => {
-  let parsed = parsedExecutions.get(wire);
-  if (parsed === undefined) {
-    const result = Execution.safeParse(wire);
-    parsed = result.success ? result.data : null;
-    parsedExecutions.set(wire, parsed);
-  }
-  return parsed;
-};
+const FillCells = z.object({
+  id: z.string(),
+  createdAt: Timestamp,
+  price: AmountText,
+  baseQty: AmountText,
+  quoteQty: AmountText,
+  commission: AmountText,
+  commissionUnit: z.string(),
+  role: Role,
+});
 
 /** An order as one line of the table: every cell's text. */
 export interface OrderLine {
@@ -99,12 +105,15 @@ export const lineOf = (row: WireRow, markets: readonly Market[]): Line => {
 };
 
 const orderLine = (wire: WireOrder, markets: readonly Market[]): Line => {
-  const order = readOrder(wire);
-  if (!order)
+  const read = OrderCells.safeParse(wire);
+  if (!read.success) {
     return { kind: 'unreadable', text: `Order ${wire.id}: this record could not be read.` };
+  }
+  const order = read.data;
   const market = markets.find((m) => m.symbol === order.symbol);
   const pd = market?.priceDecimals ?? 4;
   const qd = market?.quantityDecimals ?? 4;
+  const base = new Money(order.baseQty);
   return {
     kind: 'order',
     time: dateTime(order.createdAt),
@@ -113,9 +122,9 @@ const orderLine = (wire: WireOrder, markets: readonly Market[]): Line => {
     type: order.type === 'limit' ? 'Limit' : 'Market',
     price: fixed(order.price, pd),
     amount: fixed(order.baseQty, qd, { group: true }),
-    filled: order.baseQty.isZero()
+    filled: base.isZero()
       ? NONE
-      : `${order.executedBaseQty.div(order.baseQty).times(100).toFixed(0)}%`,
+      : `${new Money(order.executedBaseQty).div(base).times(100).toFixed(0)}%`,
     average: fixed(order.executedPrice, pd),
     fee: fixed(order.commission, 6),
     feeAsset: feeAssetOf(market, order.side, order.commissionUnit),
@@ -124,28 +133,29 @@ const orderLine = (wire: WireOrder, markets: readonly Market[]): Line => {
 };
 
 const fillLine = (row: WireRow, markets: readonly Market[]): Line => {
-  const order = readOrder(row.order);
-  const fill = row.execution ? readExecution(row.execution) : null;
-  if (!order || !fill) {
+  const order = OrderCells.safeParse(row.order);
+  const fill = FillCells.safeParse(row.execution);
+  if (!order.success || !fill.success) {
     return {
       kind: 'unreadable',
       text: `Fill ${row.execution?.id ?? row.key}: this record could not be read.`,
     };
   }
-  const market = markets.find((m) => m.symbol === order.symbol);
+  const { symbol, side } = order.data;
+  const market = markets.find((m) => m.symbol === symbol);
   const pd = market?.priceDecimals ?? 4;
   const qd = market?.quantityDecimals ?? 4;
   return {
     kind: 'fill',
-    time: dateTime(fill.createdAt),
-    market: pairLabel(order.symbol, markets),
-    side: order.side,
-    price: fixed(fill.price, pd),
-    amount: fixed(fill.baseQty, qd, { group: true }),
-    value: fixed(fill.quoteQty, pd, { group: true }),
-    fee: fixed(fill.commission, 6),
-    feeAsset: feeAssetOf(market, order.side, fill.commissionUnit),
-    role: fill.role === 'maker' ? 'Maker' : 'Taker',
+    time: dateTime(fill.data.createdAt),
+    market: pairLabel(symbol, markets),
+    side,
+    price: fixed(fill.data.price, pd),
+    amount: fixed(fill.data.baseQty, qd, { group: true }),
+    value: fixed(fill.data.quoteQty, pd, { group: true }),
+    fee: fixed(fill.data.commission, 6),
+    feeAsset: feeAssetOf(market, side, fill.data.commissionUnit),
+    role: fill.data.role === 'maker' ? 'Maker' : 'Taker',
   };
 };
 
