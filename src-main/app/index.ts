@@ -224,6 +224,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const orders = new OrdersService({
     network,
     apiKey,
+    emit,
     saveFile: config.saveFile ?? exportsFolder(config.dataDir),
   });
   const operations = new OperationsService({
@@ -282,7 +283,8 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     logger: config.logger,
     apiKey: apiKeyOrNull,
     balancesChanged: () => void funds.refresh(),
-    ordersChanged: () => orders.invalidate(),
+    ordersChanged: () => orders.historyChanged(),
+    openOrdersRead: (key, open) => orders.openOrdersRead(key, open),
     notifyFill: (order) => {
       void settingsStore.read().then((s) => {
         if (s.notifyFills) config.notify?.('Order filled', fillText(order));

@@ -78,6 +78,10 @@ describe('the app frame', () => {
     const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(help.textContent).toContain('Lock the wallet now');
     expect(help.textContent).toContain('Go to Funds');
+    // The Trade screen's own, in their groups.
+    expect(
+      within(help).getByRole('region', { name: 'Trade: the order form' }).textContent,
+    ).toContain('Place the order in the order form');
   });
 
   it('moves between sections with Alt and a number', async () => {

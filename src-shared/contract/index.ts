@@ -120,7 +120,15 @@ export type {
 } from './operations';
 export type { OrderRequest, OrderPreview, CancelAllResult } from './trading';
 export type { FundsOverview, PendingFunds, FundsRules } from './funds';
-export type { OrderQuery } from './orders';
+export type {
+  OrderQuery,
+  OrderFilters,
+  OrderListRead,
+  OrderRow,
+  OrderRows,
+  OrderRowsRequest,
+} from './orders';
+export { MAX_ORDER_ROWS } from './orders';
 export type { ConnectionState } from './market';
 export type { Settings } from './settings';
 export type { SessionStatus, LockState, AutoLock, LockReason } from './session';

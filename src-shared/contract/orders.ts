@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { event, operation } from './define';
-import type { OrderPage } from '../domain';
+import type { Execution, OrderPage } from '../domain';
 import { MarketSymbol, Order, OrderStatus, OrderView, Side } from '../domain';
 
 export const OrderQuery = z.object({
@@ -13,25 +13,68 @@ export const OrderQuery = z.object({
 });
 export type OrderQuery = z.input<typeof OrderQuery>;
 
+/** Which of the trader's lists, and the filters on it. */
+export const OrderFilters = OrderQuery.pick({ view: true, symbol: true, side: true, status: true });
+export type OrderFilters = z.output<typeof OrderFilters>;
+
+/** The most rows one read of a list returns: many screens, never a whole history. */
+export const MAX_ORDER_ROWS = 500;
+
+/**
+ * Whether main reads the list from the exchange again before answering:
+ * - `held`: the list as main last read it (read only if it holds none), so the rows a trader is
+ *   scrolling through do not shift under them;
+ * - `current` (a view opened, a filter chosen): read again if main has learned it changed since;
+ * - `fresh` (the trader asked to refresh): always read again.
+ */
+export const OrderListRead = z.enum(['held', 'current', 'fresh']);
+export type OrderListRead = z.infer<typeof OrderListRead>;
+
+export const OrderRowsRequest = OrderFilters.extend({
+  /** Index of the first row wanted, in the filtered list. */
+  offset: z.number().int().min(0).max(100_000_000),
+  limit: z.number().int().min(1).max(MAX_ORDER_ROWS),
+  read: OrderListRead.default('current'),
+});
+export type OrderRowsRequest = z.input<typeof OrderRowsRequest>;
+
+/**
+ * One line of a list: an order (open orders, order history), or one fill of an order (trading
+ * history, where `execution` is that fill). `key` is unique in the list.
+ */
+export interface OrderRow {
+  key: string;
+  order: Order;
+  execution: Execution | null;
+}
+
+/** A slice of one filtered list, with how long the whole list is. */
+export interface OrderRows {
+  /** Rows in the whole filtered list. */
+  total: number;
+  offset: number;
+  /** The list read these rows come from; a higher number is a newer read. */
+  version: number;
+  rows: OrderRow[];
+}
+
 /** A fill of one of the trader's orders, for toasts and notifications. */
 export const Fill = z.object({ order: Order, executionId: z.string() });
 
 export const orders = {
+  /** One page as the exchange pages it (the Trade screen's recent fills). */
   list: operation<OrderPage>().request(OrderQuery),
-  /** Every record of a view (all pages), for the table and the CSV export. */
-  all: operation<Order[]>().request(
-    OrderQuery.pick({ view: true, symbol: true, side: true, status: true }),
-  ),
+  /**
+   * The rows of a list that the screen shows (main holds the whole list): for tables of any
+   * length, a window at a time.
+   */
+  rows: operation<OrderRows>().request(OrderRowsRequest),
+  /** Every open order (the Trade screen's panel). Longer lists are read with `rows`. */
+  all: operation<Order[]>().request(OrderFilters.extend({ view: z.literal('open') })),
   get: operation<Order>().request(z.object({ orderId: z.string().min(1).max(100) })),
   /** Writes orders or fills as CSV through the system's save dialog; null when cancelled. */
   exportCsv: operation<{ fileName: string; rows: number } | null>().request(
-    z.object({
-      what: z.enum(['orders', 'fills']),
-      view: OrderView,
-      symbol: MarketSymbol.optional(),
-      side: Side.optional(),
-      status: OrderStatus.optional(),
-    }),
+    OrderFilters.extend({ what: z.enum(['orders', 'fills']) }),
   ),
 } as const;
 
@@ -40,4 +83,9 @@ export const orderEvents = {
   'orders:open': event(z.array(Order)),
   /** One of the trader's orders traded. */
   'orders:filled': event(Fill),
+  /**
+   * These lists changed: main already holds the new open list (read its rows again); the
+   * history lists are out of date until they are read again.
+   */
+  'orders:changed': event(z.object({ views: z.array(OrderView) })),
 } as const;

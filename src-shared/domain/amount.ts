@@ -4,16 +4,16 @@ import { Money } from '../money';
 
 const DECIMAL_TEXT = /^-?\d{1,40}(\.\d{1,40})?$/;
 
+/** A money field as it crosses between processes: its exact decimal text. */
+export const AmountText = z.string().regex(DECIMAL_TEXT, 'a decimal number written as text');
+
 /**
  * A money field of a domain type: a decimal.js value in the domain, a decimal string on the way
  * between processes (decimal.js serialises to its exact string). Parsing accepts either form and
  * always yields a `Money`, never a float.
  */
 export const Amount = z
-  .union([
-    z.string().regex(DECIMAL_TEXT, 'a decimal number written as text'),
-    z.custom<Decimal>((value) => Decimal.isDecimal(value), 'a decimal value'),
-  ])
+  .union([AmountText, z.custom<Decimal>((value) => Decimal.isDecimal(value), 'a decimal value')])
   .transform((value) => new Money(value));
 export type Amount = z.output<typeof Amount>;
 

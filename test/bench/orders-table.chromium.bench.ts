@@ -1,168 +1,338 @@
-import type { Order } from '../../src-shared/domain';
-import { Money } from '../../src-shared/money';
-import { report } from './measure';
+import { writeFile } from 'node:fs/promises';
+import { ordersHandlers } from '../../src-main/app/orders/handlers';
+import { OrdersService } from '../../src-main/app/orders/service';
+import { recordOf, recordsExchange } from '../fixtures/orders/records';
 import { openBrowserBench, percentile, round } from './browser';
+import { report } from './measure';
 
 /**
- * The Orders screen with 100,000 records, in Chromium through the harness: main's `orders:all`
- * answers with 100,000 orders (one execution each), as an account with years of trading would.
- * Figures: the first render of the table once the records are in the renderer (parsing the
- * message is reported on its own), and the worst frame while scrolling it end to end.
+ * The Orders screen with 100,000 records, in Chromium through the harness. Main's orders service
+ * (the app's own, with its dispatcher, serializer and socket) reads them from an exchange that
+ * answers from memory, 250 a page as the real one pages them, so what is timed is the app and not
+ * a network.
+ * - First render: from the click on "Order history" to its first rows laid out in the page.
+ *   `warm`: main holds the list (the trader comes back to it); `cold`: main reads all 100,000
+ *   from the exchange first (pages served from memory: a real exchange adds its own time).
+ * - Scrolling: every frame's main-thread work (tasks, style, layout, paint, garbage collection,
+ *   from Chromium's own trace) while the list is scrolled top to bottom and back as a trader
+ *   does: wheel flicks, a scrollbar dragged through the whole list, Page Down, and jumps.
+ * BENCH_ORDERS sets the count, BENCH_ROUNDS how many times each figure is taken; BENCH_TRACE, a
+ * path to keep the scroll traces at.
  */
 const COUNT = Number(process.env['BENCH_ORDERS'] ?? 100_000);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 
-const ordersOf = (count: number): Order[] => {
-  const start = Date.parse('2024-01-01T00:00:00Z');
-  return Array.from({ length: count }, (_, i) => {
-    const at = new Date(start + i * 60_000).toISOString();
-    const side = i % 2 === 0 ? 'buy' : 'sell';
-    const price = new Money(0.6).plus(new Money(i % 500).div(10_000));
-    const qty = new Money(10 + (i % 90));
-    const id = `bench-${String(i).padStart(8, '0')}`;
-    return {
-      id,
-      accountId: 'bench-account',
-      symbol: i % 3 === 0 ? 'NIGHTUSDM' : 'ADAUSDM',
-      side,
-      type: 'limit',
-      status: 'fully_filled',
-      price,
-      baseQty: qty,
-      quoteQty: price.times(qty),
-      lockedBaseQty: new Money(0),
-      lockedQuoteQty: new Money(0),
-      executedBaseQty: qty,
-      executedQuoteQty: price.times(qty),
-      executedPrice: price,
-      openBaseQty: new Money(0),
-      marketOrderLimitPrice: null,
-      slippageBp: null,
-      commission: new Money('0.01'),
-      commissionRateBp: 10,
-      commissionUnit: 'lovelace',
-      activeOrderUtxoId: null,
-      createdAt: at,
-      updatedAt: at,
-      executions: [
-        {
-          id: `${id}-e1`,
-          orderId: id,
-          accountId: 'bench-account',
-          counterPartyOrderId: `maker-${i}`,
-          price,
-          baseQty: qty,
-          quoteQty: price.times(qty),
-          commission: new Money('0.01'),
-          commissionUnit: 'lovelace',
-          role: i % 2 === 0 ? 'taker' : 'maker',
-          createdAt: at,
-        },
-      ],
-    } satisfies Order;
-  });
-};
+const history = Array.from({ length: COUNT }, (_, i) => recordOf(i));
+const open = Array.from({ length: 20 }, (_, i) =>
+  recordOf(COUNT + i, { status: 'open', executions: 0 }),
+);
+const exchange = recordsExchange({ orderHistory: history, tradingHistory: history, open });
 
 const bench = await openBrowserBench();
 try {
-  const { harness, page } = bench;
-  const orders = ordersOf(COUNT);
-  // Main's answer, through the real dispatcher, serializer and socket.
-  Object.assign(harness.services.handlers.orders, { all: async () => orders });
+  const { harness, page, browser } = bench;
+  /** A new orders service: it holds no list yet. */
+  const freshService = () =>
+    Object.assign(
+      harness.services.handlers.orders,
+      ordersHandlers(
+        new OrdersService({
+          network: exchange.network,
+          apiKey: () => 'bench',
+          emit: () => undefined,
+          saveFile: async () => null,
+        }),
+      ),
+    );
+  freshService();
 
-  // Before the app's own scripts: note when the big answer arrives, then when the table's rows
-  // are in the page and laid out (painting not included); parsing the message is timed apart.
-  // The app's listener runs after this one and its rows are put in the page by the microtasks
-  // that follow it, so a task queued here runs after them; forcing layout there adds its cost.
-  // Plain JavaScript: a function passed from here would carry the TypeScript loader's helpers.
+  // The largest message main sends the page (an answer of rows), in characters. And the helper
+  // the TypeScript loader puts around named functions, for the functions evaluated in the page.
   await page.addInitScript({
     content: `(() => {
-      const count = ${COUNT};
+      window.__name = (fn) => fn;
+      window.benchLargest = 0;
       const Native = window.WebSocket;
       window.WebSocket = class extends Native {
         constructor(...args) {
           super(...args);
-          this.addEventListener('message', (message) => {
-            if (!window.benchArmed || message.data.length < count * 100 || !message.data.includes('"bench-00000000"')) return;
-            // Kept to time its parsing afterwards (parsing it here would double the garbage).
-            window.benchMessage = message.data;
-            const ready = performance.now();
-            const look = () => {
-              const grid = document.querySelector('[role=grid][aria-rowcount="' + (count + 1) + '"]');
-              if (!grid || !grid.querySelector('[role=row][aria-rowindex="2"]')) return setTimeout(look, 0);
-              void grid.offsetHeight;
-              window.benchTotalMs = performance.now() - ready;
-            };
-            setTimeout(look, 0);
+          this.addEventListener('message', (m) => {
+            if (typeof m.data === 'string') window.benchLargest = Math.max(window.benchLargest, m.data.length);
           });
         }
       };
     })();`,
   });
-
-  // The screen settles first (its first answer arrives while the page boots); the figure is for
-  // the table drawn from scratch when the trader opens the order history.
   await page.goto(`${harness.url}#/orders`);
   await page.getByRole('tab', { name: 'Open orders' }).click();
   await page.getByRole('grid', { name: 'Open orders' }).waitFor({ timeout: 120_000 });
-  await page.waitForTimeout(2000);
-  await page.evaluate(() => ((window as unknown as { benchArmed: boolean }).benchArmed = true));
-  await page.getByRole('tab', { name: 'Order history' }).click();
-  await page.waitForFunction(() => 'benchTotalMs' in window, null, { timeout: 120_000 });
-  const first = await page.evaluate(async () => {
-    const w = window as unknown as { benchTotalMs: number; benchMessage?: string };
-    await new Promise((settled) => setTimeout(settled, 1000));
-    const t0 = performance.now();
-    JSON.parse(w.benchMessage ?? '');
-    const parse = performance.now() - t0;
-    delete w.benchMessage;
-    return { render: w.benchTotalMs - parse, parse };
-  });
+  await page.waitForTimeout(1000);
+
+  /**
+   * Clicks a view's tab and times until its first rows are in the page and laid out (a row with
+   * its cells, not one waiting for main), and until the frame that shows them is painted.
+   */
+  const timeView = (tab: string, name: string) =>
+    page.evaluate(
+      async ({ tab, name, count }) => {
+        const selector = `[role=grid][aria-label="${name}"][aria-rowcount="${count + 1}"]`;
+        const ready = () => {
+          const row = document.querySelector(`${selector} [role=row][aria-rowindex="2"]`);
+          return row !== null && !row.hasAttribute('aria-busy');
+        };
+        const t0 = performance.now();
+        const laidOut = new Promise<number>((done) => {
+          const observer = new MutationObserver(() => {
+            if (!ready()) return;
+            observer.disconnect();
+            void document.querySelector<HTMLElement>(selector)?.offsetHeight;
+            done(performance.now() - t0);
+          });
+          observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+        });
+        document.getElementById(tab)?.click();
+        const render = await laidOut;
+        const painted = await new Promise<number>((done) =>
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => done(performance.now() - t0);
+            channel.port2.postMessage(null);
+          }),
+        );
+        return { render, painted };
+      },
+      { tab, name, count: COUNT },
+    );
+
+  const backToOpen = async () => {
+    await page.getByRole('tab', { name: 'Open orders' }).click();
+    await page.getByRole('grid', { name: 'Open orders' }).waitFor();
+    await page.waitForTimeout(300);
+  };
+
+  const cold: number[] = [];
+  const coldPainted: number[] = [];
+  const warm: number[] = [];
+  const warmPainted: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    freshService();
+    await backToOpen();
+    const first = await timeView('orders-tab-history', 'Order history');
+    cold.push(first.render);
+    coldPainted.push(first.painted);
+    await backToOpen();
+    const again = await timeView('orders-tab-history', 'Order history');
+    warm.push(again.render);
+    warmPainted.push(again.painted);
+  }
+  const inPage = await page.evaluate(() => document.querySelectorAll('[role=row]').length);
+  const largest = await page.evaluate(
+    () => (window as unknown as { benchLargest: number }).benchLargest,
+  );
   report('orders-table-first-render', {
     unit: 'ms',
     rows: COUNT,
-    render: round(first.render),
+    rounds: ROUNDS,
+    warm_median: round(percentile(warm, 0.5)),
+    warm_worst: round(Math.max(...warm)),
+    warm_painted_median: round(percentile(warmPainted, 0.5)),
+    cold_median: round(percentile(cold, 0.5)),
+    cold_worst: round(Math.max(...cold)),
+    cold_painted_median: round(percentile(coldPainted, 0.5)),
+    rows_in_page: inPage,
+    largest_message_kb: round(largest / 1024, 1),
     target: 100,
-    message_parse: round(first.parse),
   });
 
-  // Scroll the whole list in steps of about a screen, one step per frame: each frame's work
-  // (the scroll handler, the rows swapped in, style, layout and paint) from the frame's start
-  // until it is painted.
-  const frames = await page.evaluate(async () => {
-    const grid = document.querySelector<HTMLElement>('[role=grid]');
-    if (!grid) throw new Error('no grid');
-    const times: number[] = [];
-    const step = grid.clientHeight * 0.9;
-    const total = grid.scrollHeight - grid.clientHeight;
-    const jumps = 300;
-    for (let i = 1; i <= jumps; i++) {
-      // A few frames of steady scrolling, then a jump further down (as a dragged scrollbar does).
-      const target = i % 10 === 0 ? Math.round((total * i) / jumps) : grid.scrollTop + step;
-      times.push(
-        await new Promise<number>((done) =>
+  // Scrolling, under Chromium's trace: one step of the pattern a frame.
+  const worst: number[] = [];
+  const p99: number[] = [];
+  const medians: number[] = [];
+  const chromeWorst: number[] = [];
+  const cpuWorst: number[] = [];
+  const cpuP99: number[] = [];
+  const waiting: number[] = [];
+  const settle: number[] = [];
+  let frameCount = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    await page.evaluate(() => {
+      const grid = document.querySelector<HTMLElement>('[role=grid]');
+      if (grid) grid.scrollTop = 0;
+    });
+    await page.waitForTimeout(500);
+    await browser.startTracing(page, {
+      categories: ['devtools.timeline', 'toplevel', 'blink.user_timing'],
+    });
+    const run = await page.evaluate(async () => {
+      const grid = document.querySelector<HTMLElement>('[role=grid]');
+      if (!grid) throw new Error('no grid');
+      const ROW = 28;
+      const HEADER = 30;
+      const view = grid.clientHeight;
+      const end = grid.scrollHeight - view;
+      /** Scroll positions, one a frame. */
+      const steps: number[] = [];
+      let at = 0;
+      const go = (to: number) => steps.push((at = Math.max(0, Math.min(end, Math.round(to)))));
+      const hold = (frames: number) => {
+        for (let f = 0; f < frames; f++) go(at);
+      };
+      // Wheel flicks: notches of 100 px, each eased over four frames as smooth scrolling does.
+      const flick = (notches: number, direction: 1 | -1) => {
+        for (let n = 0; n < notches; n++)
+          for (const part of [40, 30, 20, 10]) go(at + direction * part);
+      };
+      flick(15, 1);
+      hold(10);
+      // The scrollbar's thumb dragged to the bottom over 4 s: a few screens a frame.
+      const from = at;
+      for (let f = 1; f <= 240; f++) go(from + ((end - from) * f) / 240);
+      hold(10);
+      // Page Up, a screen at a time, then flicks up.
+      for (let p = 0; p < 20; p++) {
+        go(at - (view - HEADER - ROW));
+        hold(5);
+      }
+      flick(15, -1);
+      // Jumps (a click on the scrollbar's track, Home, End), with a pause after each.
+      for (const fraction of [0.25, 0.75, 0.5, 0, 1, 0.1]) {
+        go(end * fraction);
+        hold(20);
+      }
+      /** Rows in view at `top` that are not in the page with their cells. */
+      const missing = (top: number) => {
+        let count = 0;
+        const last = Math.floor((top + view - HEADER - 1) / ROW);
+        for (let i = Math.floor(top / ROW); i <= last; i++) {
+          const row = document.getElementById(`orders-row-${i}`);
+          if (!row || row.hasAttribute('aria-busy')) count++;
+        }
+        return count;
+      };
+      // Each frame: the position is set and its scroll event handled before the frame is drawn,
+      // as for a scroll by wheel or scrollbar; after the frame is painted, any row in view still
+      // waiting for main is counted, and after each move, how long until none is.
+      let framesWaiting = 0;
+      const settled: number[] = [];
+      let movedAt = 0;
+      let previous = 0;
+      performance.mark('bench-scroll-start');
+      for (const position of steps) {
+        await new Promise<void>((frame) =>
           requestAnimationFrame(() => {
             const t0 = performance.now();
-            grid.scrollTop = Math.min(total, target);
+            if (position !== previous) movedAt = t0;
+            previous = position;
+            grid.scrollTop = position;
             grid.dispatchEvent(new Event('scroll'));
             const channel = new MessageChannel();
-            channel.port1.onmessage = () => done(performance.now() - t0);
-            // Posted during this frame: runs as soon as the frame is painted.
+            channel.port1.onmessage = () => {
+              if (missing(position) > 0) framesWaiting++;
+              else if (movedAt) {
+                settled.push(performance.now() - movedAt);
+                movedAt = 0;
+              }
+              frame();
+            };
             channel.port2.postMessage(null);
           }),
-        ),
-      );
-    }
-    return times;
-  });
+        );
+      }
+      performance.mark('bench-scroll-end');
+      return { frames: steps.length, framesWaiting, settled };
+    });
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+      traceEvents: TraceEvent[];
+    };
+    const keep = process.env['BENCH_TRACE'];
+    if (keep) await writeFile(`${keep}-${round}.json`, JSON.stringify(trace));
+    const frames = frameWork(trace.traceEvents);
+    frameCount = frames.work.length;
+    worst.push(Math.max(...frames.work));
+    p99.push(percentile(frames.work, 0.99));
+    medians.push(percentile(frames.work, 0.5));
+    chromeWorst.push(Math.max(...frames.chrome));
+    cpuWorst.push(Math.max(...frames.cpu));
+    cpuP99.push(percentile(frames.cpu, 0.99));
+    waiting.push(run.framesWaiting / run.frames);
+    settle.push(...run.settled);
+  }
   report('orders-table-scroll', {
     unit: 'ms',
     rows: COUNT,
-    frames: frames.length,
-    worst_frame: round(Math.max(...frames)),
-    p99_frame: round(percentile(frames, 0.99)),
-    median_frame: round(percentile(frames, 0.5)),
+    rounds: ROUNDS,
+    frames: frameCount,
+    worst_frame_median: round(percentile(worst, 0.5)),
+    worst_frame_worst: round(Math.max(...worst)),
+    p99_frame_median: round(percentile(p99, 0.5)),
+    median_frame: round(percentile(medians, 0.5)),
+    cpu_worst_frame_median: round(percentile(cpuWorst, 0.5)),
+    cpu_worst_frame_worst: round(Math.max(...cpuWorst)),
+    cpu_p99_frame_median: round(percentile(cpuP99, 0.5)),
+    chrome_frame_duration_worst: round(Math.max(...chromeWorst)),
+    frames_with_rows_waiting_pct: round(percentile(waiting, 0.5) * 100, 1),
+    rows_filled_after_move_median: round(percentile(settle, 0.5)),
+    rows_filled_after_move_worst: round(Math.max(...settle)),
     target: 16,
   });
 } finally {
   await bench.close();
+}
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** Time on the CPU (the thread may wait for a core while other programs run). */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  id2?: { local?: string };
+  args?: { name?: string; animation_frame_timing_info?: { duration_ms?: number } };
+}
+
+/**
+ * Each animation frame of the page's renderer while the list scrolled (Chromium's own
+ * `AnimationFrame`: from the first task that led to the frame until it was drawn): the
+ * main-thread work in it (top-level tasks: input, messages from main, script, style, layout,
+ * paint, garbage collection) in wall time and in the thread's time on a CPU (on a machine
+ * others share, a task also waits for a core), and Chromium's duration of the frame.
+ */
+function frameWork(events: TraceEvent[]): { work: number[]; cpu: number[]; chrome: number[] } {
+  const main = events.find(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
+  if (!main) throw new Error('the trace has no renderer main thread');
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const mark = (name: string) => onMain.find((e) => e.name === name)?.ts ?? Number.NaN;
+  const [from, to] = [mark('bench-scroll-start'), mark('bench-scroll-end')];
+  const tasks = onMain
+    .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X')
+    .sort((a, b) => a.ts - b.ts);
+  const begins = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'b');
+  const ends = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'e');
+  const work: number[] = [];
+  const cpu: number[] = [];
+  const chrome: number[] = [];
+  for (const begin of begins) {
+    const end = ends.find((e) => e.id2?.local === begin.id2?.local && e.ts >= begin.ts);
+    if (!end || begin.ts < from || end.ts > to) continue;
+    let busy = 0;
+    let onCpu = 0;
+    for (const task of tasks) {
+      if (task.ts >= end.ts) break;
+      const stop = task.ts + (task.dur ?? 0);
+      if (stop <= begin.ts) continue;
+      const overlap = Math.min(stop, end.ts) - Math.max(task.ts, begin.ts);
+      busy += overlap;
+      onCpu += task.dur ? ((task.tdur ?? task.dur) * overlap) / task.dur : 0;
+    }
+    work.push(busy / 1000);
+    cpu.push(onCpu / 1000);
+    chrome.push(begin.args?.animation_frame_timing_info?.duration_ms ?? (end.ts - begin.ts) / 1000);
+  }
+  if (work.length === 0) throw new Error('the trace has no animation frame while scrolling');
+  return { work, cpu, chrome };
 }

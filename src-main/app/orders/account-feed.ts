@@ -12,8 +12,10 @@ export interface AccountFeedDeps {
   apiKey: () => string | null;
   /** Balances changed: the funds area pushes its overview. */
   balancesChanged: () => void;
-  /** Order lists changed: caches are dropped. */
+  /** The exchange said the order or trading history changed. */
   ordersChanged: () => void;
+  /** The open list as the exchange pushed it (or was polled for it) on `network`. */
+  openOrdersRead: (network: string, orders: Order[]) => void;
   /** A desktop notification for a fill (main decides whether the window is focused). */
   notifyFill: (order: Order) => void;
   pollEveryMs?: number;
@@ -77,7 +79,7 @@ export class AccountFeed {
 
   async #openOrders(orders: Order[], connection: Connection): Promise<void> {
     this.deps.emit('orders:open', orders);
-    this.deps.ordersChanged();
+    this.deps.openOrdersRead(connection.key, orders);
     const seen = new Map(orders.map((o) => [o.id, o.executedBaseQty.toFixed()]));
     const gone = [...this.#executed.keys()].filter((id) => !seen.has(id));
     for (const order of orders) {

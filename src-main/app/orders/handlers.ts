@@ -3,6 +3,7 @@ import type { OrdersService } from './service';
 
 export const ordersHandlers = (orders: OrdersService): Handlers['orders'] => ({
   list: (query) => orders.list(query),
+  rows: (request) => orders.rows(request),
   all: (filters) => orders.all(filters),
   get: ({ orderId }) => orders.get(orderId),
   exportCsv: (request) => orders.exportCsv(request),

@@ -1,8 +1,15 @@
-import type { OrderQuery } from '../../../src-shared/contract';
-import type { Order, OrderPage, OrderStatus, OrderView } from '../../../src-shared/domain';
+import type {
+  EmitEvent,
+  OrderFilters,
+  OrderListRead,
+  OrderQuery,
+  OrderRows,
+} from '../../../src-shared/contract';
+import type { Order, OrderPage, OrderView } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import type { NetworkService } from '../network/service';
+import type { ExchangeClient } from '../../exchange';
 import { fillsCsv, ordersCsv } from './csv';
+import { OrderLists, ORDER_VIEWS } from './lists';
 
 /** Saves a file where the trader chooses (Electron: the save dialog); null when cancelled. */
 export type SaveFile = (
@@ -10,10 +17,21 @@ export type SaveFile = (
   content: string,
 ) => Promise<{ fileName: string } | null>;
 
+/** What the orders area needs of the exchange: its order records. */
+export type OrderRecordsClient = Pick<ExchangeClient, 'orderRecords' | 'order'>;
+
+/** The current network's exchange (the network service's connection). */
+export interface OrdersConnection {
+  /** Which network: lists of one are never served on another. */
+  readonly key: string;
+  client(apiKey: string): Promise<OrderRecordsClient>;
+}
+
 export interface OrdersDeps {
-  network: NetworkService;
+  network: { connection(): Promise<OrdersConnection> };
   apiKey: () => string;
   saveFile: SaveFile;
+  emit: EmitEvent;
   now?: () => number;
 }
 
@@ -26,22 +44,15 @@ const STATUS_OF_VIEW: Readonly<Record<OrderView, string>> = {
 
 /** The most records one listing gathers (1000 pages of 250, the exchange's own bounds). */
 const MAX_PAGES = 1000;
-const CACHE_MS = 3000;
-
-interface Filters {
-  view: OrderView;
-  symbol?: string | undefined;
-  side?: 'buy' | 'sell' | undefined;
-  status?: OrderStatus | undefined;
-}
+const PAGE = 250;
 
 /**
  * The trader's order records: open orders, order history and trading history, each filtered by
- * symbol, side and status; one order with its executions; CSV export. The cache is per network,
- * so one exchange's records never show on another.
+ * symbol, side and status and served a window of rows at a time; one order with its executions;
+ * CSV export. Lists are held per network, so one exchange's records never show on another.
  */
 export class OrdersService {
-  readonly #cache = new Map<string, { at: number; orders: Promise<Order[]> }>();
+  readonly #lists = new OrderLists();
 
   constructor(private readonly deps: OrdersDeps) {}
 
@@ -49,9 +60,22 @@ export class OrdersService {
     return (this.deps.now ?? Date.now)();
   }
 
-  /** Forget cached lists (after an order, a cancel, a fill, or a network switch). */
+  /** Every list may have changed (the trader placed or cancelled an order). */
   invalidate(): void {
-    this.#cache.clear();
+    this.#lists.changed(ORDER_VIEWS);
+    this.deps.emit('orders:changed', { views: [...ORDER_VIEWS] });
+  }
+
+  /** The exchange said the order or trading history changed. */
+  historyChanged(): void {
+    this.#lists.changed(['history', 'trades']);
+    this.deps.emit('orders:changed', { views: ['history', 'trades'] });
+  }
+
+  /** The account feed read the open list (pushed or polled) on `network`. */
+  openOrdersRead(network: string, orders: readonly Order[]): void {
+    const views = this.#lists.openOrdersRead(network, orders);
+    if (views.length) this.deps.emit('orders:changed', { views });
   }
 
   async #client() {
@@ -60,8 +84,8 @@ export class OrdersService {
   }
 
   async list(query: OrderQuery & { page: number; limit: number }): Promise<OrderPage> {
-    const { client } = await this.#client();
     if (!query.side && !query.status) {
+      const { client } = await this.#client();
       return client.orderRecords({
         status: STATUS_OF_VIEW[query.view],
         page: query.page,
@@ -81,36 +105,18 @@ export class OrdersService {
     };
   }
 
-  async all(filters: Filters): Promise<Order[]> {
+  /** One window of a list's rows. */
+  async rows(
+    request: OrderFilters & { offset: number; limit: number; read: OrderListRead },
+  ): Promise<OrderRows> {
     const { connection, client } = await this.#client();
-    const key = `${connection.key}|${filters.view}|${filters.symbol ?? ''}`;
-    const cached = this.#cache.get(key);
-    let orders: Promise<Order[]>;
-    if (cached && this.#now() - cached.at < CACHE_MS) orders = cached.orders;
-    else {
-      orders = (async () => {
-        const out: Order[] = [];
-        for (let page = 1; page <= MAX_PAGES; page += 1) {
-          const records = await client.orderRecords({
-            status: STATUS_OF_VIEW[filters.view],
-            page,
-            limit: 250,
-            ...(filters.symbol ? { symbol: filters.symbol } : {}),
-          });
-          out.push(...records.orders);
-          if (page >= records.totalPages || records.orders.length < 250) break;
-        }
-        return out;
-      })();
-      this.#cache.set(key, { at: this.#now(), orders });
-      orders.catch(() => this.#cache.delete(key));
-    }
-    return (await orders).filter(
-      (o) =>
-        (!filters.symbol || o.symbol === filters.symbol) &&
-        (!filters.side || o.side === filters.side) &&
-        (!filters.status || o.status === filters.status),
-    );
+    return this.#lists.rows(connection.key, request, () => readAll(client, request));
+  }
+
+  /** Every order of a filtered list, read again if main learned it changed. */
+  async all(filters: OrderFilters): Promise<Order[]> {
+    const { connection, client } = await this.#client();
+    return this.#lists.orders(connection.key, filters, 'current', () => readAll(client, filters));
   }
 
   async get(orderId: string): Promise<Order> {
@@ -119,7 +125,7 @@ export class OrdersService {
   }
 
   async exportCsv(
-    request: Filters & { what: 'orders' | 'fills' },
+    request: OrderFilters & { what: 'orders' | 'fills' },
   ): Promise<{ fileName: string; rows: number } | null> {
     const orders = await this.all(request);
     const rows =
@@ -141,3 +147,19 @@ export class OrdersService {
     return saved ? { fileName: saved.fileName, rows } : null;
   }
 }
+
+/** Every record of a view (one market, or all), page by page as the exchange serves them. */
+const readAll = async (client: OrderRecordsClient, filters: OrderFilters): Promise<Order[]> => {
+  const out: Order[] = [];
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const records = await client.orderRecords({
+      status: STATUS_OF_VIEW[filters.view],
+      page,
+      limit: PAGE,
+      ...(filters.symbol ? { symbol: filters.symbol } : {}),
+    });
+    out.push(...records.orders);
+    if (page >= records.totalPages || records.orders.length < PAGE) break;
+  }
+  return out;
+};

@@ -92,7 +92,8 @@ const handMade: Record<string, unknown> = {
   'funds:prepareDeposit': { amounts: [{ unit: 'lovelace', amount: '5' }] },
   'funds:prepareWithdrawal': { amounts: [{ unit: 'lovelace', amount: '5' }] },
   'orders:list': { view: 'open' },
-  'orders:all': { view: 'history' },
+  'orders:all': { view: 'open' },
+  'orders:rows': { view: 'history', offset: 0, limit: 50 },
   'market:candles': { symbol: 'ADAUSDM', interval: '1h' },
 };
 

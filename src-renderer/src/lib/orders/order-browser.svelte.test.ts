@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { OrderRowsRequest } from '../../../../src-shared/contract';
 import { fakeApi, orderOf } from '../trade/fake-api';
-import { OrderBrowser } from './order-browser.svelte';
+import { BLOCK, OrderBrowser } from './order-browser.svelte';
+import type { WireOrder, WireRow } from './rows';
 
 const memory = () => {
   const store = new Map<string, string>();
@@ -24,23 +26,55 @@ const execution = (id: string, orderId: string, createdAt: string) => ({
   createdAt,
 });
 
+const rowOf = (order: WireOrder): WireRow => ({ key: order.id, order, execution: null });
+
+/**
+ * Main's side of `orders:rows` for a list it holds: the slice asked for, filtered by side as
+ * main filters. `rows` may be a function of the index, for lists too long to build.
+ */
+const mainList = (list: { rows: WireRow[] | ((index: number) => WireRow); total?: number }) => {
+  const state = { version: 1, ...list };
+  const handler = (request: unknown) => {
+    const { offset, limit, side } = request as OrderRowsRequest;
+    if (typeof state.rows === 'function') {
+      const total = state.total ?? 0;
+      const make = state.rows;
+      const count = Math.max(0, Math.min(limit, total - offset));
+      const rows = Array.from({ length: count }, (_, k) => make(offset + k));
+      return { total, offset, version: state.version, rows };
+    }
+    const rows = state.rows.filter((r) => !side || r.order.side === side);
+    return {
+      total: rows.length,
+      offset,
+      version: state.version,
+      rows: rows.slice(offset, offset + limit),
+    };
+  };
+  return { state, handler };
+};
+
+const rowsAsked = (fake: ReturnType<typeof fakeApi>) =>
+  fake.calls.filter((c) => c.channel === 'orders:rows').map((c) => c.request as OrderRowsRequest);
+
 describe('OrderBrowser', () => {
   it('reads the chosen view with its filters, and remembers the view', async () => {
     const storage = memory();
-    const fake = fakeApi({
-      'market:markets': () => [],
-      'orders:all': () => [orderOf(), orderOf()],
-    });
+    const main = mainList({ rows: [rowOf(orderOf()), rowOf(orderOf())] });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
     const browser = new OrderBrowser(fake.api, storage);
     await browser.start();
     expect(browser.rowCount).toBe(2);
     await browser.show('open');
     await browser.filter({ symbol: 'ADAUSDM', side: 'sell', status: 'open' });
-    expect(fake.calls.filter((c) => c.channel === 'orders:all').at(-1)?.request).toEqual({
+    expect(rowsAsked(fake).at(-1)).toEqual({
       view: 'open',
       symbol: 'ADAUSDM',
       side: 'sell',
       status: 'open',
+      offset: 0,
+      limit: 2 * BLOCK,
+      read: 'current',
     });
     // A status that the next view cannot hold is dropped with it.
     await browser.show('history');
@@ -48,11 +82,44 @@ describe('OrderBrowser', () => {
     expect(new OrderBrowser(fake.api, storage).view).toBe('history');
   });
 
-  it('lists one row per fill, newest first, in the trading history', async () => {
-    const a = orderOf({
-      id: 'a',
-      executions: [execution('a1', 'a', '2025-03-01T12:00:01Z')],
+  it('asks main only for the rows in view of a long list, and each of them once', async () => {
+    const orders = new Map<number, WireOrder>();
+    const main = mainList({
+      total: 100_000,
+      rows: (i) => {
+        const order = orders.get(i) ?? orderOf({ id: `order-${i}` });
+        orders.set(i, order);
+        return rowOf(order);
+      },
     });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
+    const browser = new OrderBrowser(fake.api, memory());
+    await browser.start();
+    expect(browser.rowCount).toBe(100_000);
+
+    // The trader drags far down: the rows there (with the table's overscan) are asked for.
+    browser.want(50_010, 50_060);
+    expect(browser.rowAt(50_010)).toBeUndefined();
+    await vi.waitFor(() => expect(browser.rowAt(50_059)?.key).toBe('order-50059'));
+    expect(browser.orderAt(50_010)?.id).toBe('order-50010');
+    expect(rowsAsked(fake).at(-1)).toMatchObject({
+      offset: 50_000,
+      limit: 2 * BLOCK,
+      read: 'held',
+    });
+    // Scrolling a little within what was read asks nothing more.
+    const asked = rowsAsked(fake).length;
+    browser.want(50_020, 50_070);
+    browser.want(50_000, 50_050);
+    await Promise.resolve();
+    expect(rowsAsked(fake)).toHaveLength(asked);
+    // Never more than a few blocks at a time.
+    expect(Math.max(...rowsAsked(fake).map((r) => r.limit))).toBeLessThanOrEqual(2 * BLOCK);
+    expect(orders.size).toBeLessThanOrEqual(4 * BLOCK);
+  });
+
+  it('opens the order a trading-history row belongs to', async () => {
+    const a = orderOf({ id: 'a', executions: [execution('a1', 'a', '2025-03-01T12:00:01Z')] });
     const b = orderOf({
       id: 'b',
       executions: [
@@ -60,11 +127,19 @@ describe('OrderBrowser', () => {
         execution('b2', 'b', '2025-03-01T12:00:05Z'),
       ],
     });
-    const fake = fakeApi({ 'market:markets': () => [], 'orders:all': () => [a, b] });
+    const [b2, a1] = [b.executions[1], a.executions[0]];
+    const main = mainList({
+      rows: [
+        { key: 'b:b2', order: b, execution: b2 ?? null },
+        { key: 'a:a1', order: a, execution: a1 ?? null },
+      ],
+    });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
     const browser = new OrderBrowser(fake.api, memory());
     await browser.start();
     await browser.show('trades');
-    expect(browser.fills.map((f) => f.key)).toEqual(['b:b2', 'a:a1', 'b:b1']);
+    expect(rowsAsked(fake).at(-1)?.view).toBe('trades');
+    expect(browser.rowAt(1)?.key).toBe('a:a1');
     expect(browser.orderAt(1)?.id).toBe('a');
   });
 
@@ -78,7 +153,7 @@ describe('OrderBrowser', () => {
     let fail = false;
     const fake = fakeApi({
       'market:markets': () => [],
-      'orders:all': () => [listed],
+      'orders:rows': mainList({ rows: [rowOf(listed)] }).handler,
       'orders:get': () => {
         if (fail) throw new Error('The exchange did not answer. Try again in a moment.');
         return fresh;
@@ -99,7 +174,7 @@ describe('OrderBrowser', () => {
     let refuse = false;
     const fake = fakeApi({
       'market:markets': () => [],
-      'orders:all': () => [orderOf()],
+      'orders:rows': mainList({ rows: [rowOf(orderOf())] }).handler,
       'orders:exportCsv': () => {
         if (refuse) throw new Error('There are no fills to export with these filters.');
         return { fileName: 'countersign-orders-history-2025-03-01.csv', rows: 1 };
@@ -126,19 +201,60 @@ describe('OrderBrowser', () => {
   });
 
   it('follows open orders live and marks the history stale when orders change', async () => {
-    const fake = fakeApi({ 'market:markets': () => [], 'orders:all': () => [] });
+    const main = mainList({ rows: [] });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
     const browser = new OrderBrowser(fake.api, memory());
     await browser.start();
     expect(browser.stale).toBe(false);
-    fake.emit('orders:open', [orderOf()]);
+    fake.emit('orders:changed', { views: ['open'] });
+    expect(browser.stale).toBe(false);
+    fake.emit('orders:changed', { views: ['open', 'history', 'trades'] });
     expect(browser.stale).toBe(true);
     await browser.show('open');
-    fake.emit('orders:open', [orderOf({ side: 'buy' }), orderOf({ side: 'sell' })]);
-    expect(browser.rowCount).toBe(2);
+    main.state.rows = [rowOf(orderOf({ side: 'buy' })), rowOf(orderOf({ side: 'sell' }))];
+    main.state.version = 2;
+    fake.emit('orders:changed', { views: ['open'] });
+    await vi.waitFor(() => expect(browser.rowCount).toBe(2));
+    expect(browser.loading).toBe(false);
     await browser.filter({ side: 'sell' });
-    fake.emit('orders:open', [orderOf({ side: 'buy' }), orderOf({ side: 'sell' })]);
-    expect(browser.rowCount).toBe(1);
+    main.state.rows = [...main.state.rows, rowOf(orderOf({ side: 'sell' }))];
+    main.state.version = 3;
+    fake.emit('orders:changed', { views: ['open', 'history', 'trades'] });
+    await vi.waitFor(() => expect(browser.rowCount).toBe(2));
+    expect(browser.stale).toBe(false);
     browser.dispose();
-    expect(fake.listeners('orders:open')).toBe(0);
+    expect(fake.listeners('orders:changed')).toBe(0);
+  });
+
+  it('shows the rows of a list main read anew in place of the ones it replaced', async () => {
+    const first = Array.from({ length: 3 * BLOCK }, (_, i) => rowOf(orderOf({ id: `old-${i}` })));
+    const main = mainList({ rows: first });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
+    const browser = new OrderBrowser(fake.api, memory());
+    await browser.start();
+    browser.want(0, 40);
+    expect(browser.rowAt(0)?.key).toBe('old-0');
+
+    main.state.rows = Array.from({ length: 3 * BLOCK }, (_, i) =>
+      rowOf(orderOf({ id: `new-${i}` })),
+    );
+    main.state.version = 2;
+    browser.want(2 * BLOCK, 2 * BLOCK + 40);
+    // Block 2 comes from the newer read: blocks 0 and 1 of the older one are dropped with it.
+    await vi.waitFor(() => expect(browser.rowAt(2 * BLOCK)?.key).toBe('new-100'));
+    expect(browser.rowAt(0)).toBeUndefined();
+    browser.want(0, 40);
+    await vi.waitFor(() => expect(browser.rowAt(0)?.key).toBe('new-0'));
+  });
+
+  it('says why the rows could not be read', async () => {
+    const fake = fakeApi({
+      'market:markets': () => [],
+      'orders:rows': { error: 'Unlock your wallet to read your orders.' },
+    });
+    const browser = new OrderBrowser(fake.api, memory());
+    await browser.start();
+    expect(browser.error).toBe('Unlock your wallet to read your orders.');
+    expect(browser.loading).toBe(false);
   });
 });

@@ -1,4 +1,10 @@
-import type { Api } from '../../../../src-shared/contract';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
+import {
+  MAX_ORDER_ROWS,
+  type Api,
+  type OrderListRead,
+  type OrderRows,
+} from '../../../../src-shared/contract';
 import {
   Market,
   Order,
@@ -8,8 +14,9 @@ import {
   type OrderView,
   type Side,
 } from '../../../../src-shared/domain';
+import type { Serialized } from '../../../../src-shared/domain/amount';
 import { messageOf, unwrap } from '../api';
-import { fillRows, STATUSES_OF, type FillRow, type WireOrder } from './rows';
+import { STATUSES_OF, type WireOrder, type WireRow } from './rows';
 
 export interface Notice {
   kind: 'success' | 'error';
@@ -18,10 +25,20 @@ export interface Notice {
 
 const VIEW_KEY = 'countersign.orders.view';
 
+/** Rows are asked of main in blocks of this many: a screen is one or two of them. */
+export const BLOCK = 50;
+/** Blocks kept once read (scrolling back over them asks nothing); the farthest go first. */
+const KEPT_BLOCKS = 40;
+/** How long the window must stay put after a jump before its rows are asked for: two frames. */
+const SETTLE_MS = 32;
+/** Blocks one read may ask for: main answers at most MAX_ORDER_ROWS rows. */
+const MAX_SPAN = Math.floor(MAX_ORDER_ROWS / BLOCK);
+
 /**
- * The Orders screen's state: which list (open, history, trades), its filters, every record of it
- * (up to the exchange's hundreds of thousands, held as they crossed from main and parsed only when
- * shown), the row the keyboard is on, the order opened in detail, and the CSV export.
+ * The Orders screen's state: which list (open, history, trades) and its filters, the rows of it
+ * that are on screen (main holds the list, which may run to hundreds of thousands; the table
+ * asks for the rows it shows, a block at a time), the row the keyboard is on, the order opened in
+ * detail, and the CSV export.
  */
 export class OrderBrowser {
   view = $state<OrderView>('history');
@@ -30,10 +47,11 @@ export class OrderBrowser {
   status = $state<'' | OrderStatus>('');
   markets = $state.raw<MarketT[]>([]);
 
-  orders = $state.raw<WireOrder[]>([]);
+  /** Rows in the whole filtered list, as main counts them. */
+  total = $state(0);
   loading = $state(false);
   error = $state<string | null>(null);
-  /** Main said an order changed since this list was read (history and trades only). */
+  /** Main said the list changed since it was read (history and trades only). */
   stale = $state(false);
 
   /** The row the keyboard is on (index in `rowCount`). */
@@ -47,12 +65,20 @@ export class OrderBrowser {
   exporting = $state<'orders' | 'fills' | null>(null);
   notice = $state.raw<Notice | null>(null);
 
-  /** The trading history's rows: one per fill. */
-  readonly fills: FillRow[] = $derived(this.view === 'trades' ? fillRows(this.orders) : []);
-  readonly rowCount = $derived(this.view === 'trades' ? this.fills.length : this.orders.length);
+  readonly rowCount = $derived(this.total);
   readonly statuses = $derived(STATUSES_OF[this.view]);
 
-  private seq = 0;
+  /** The rows read so far, by block. */
+  private readonly blocks = new SvelteMap<number, readonly WireRow[]>();
+  /** Which of main's reads of the list the blocks come from. */
+  private version = 0;
+  /** Bumped by every load: answers to an earlier one are dropped. */
+  private epoch = 0;
+  /** Blocks asked for and not answered yet. */
+  private readonly asked = new SvelteSet<number>();
+  /** The rows the table shows (plus its overscan): [start, end). */
+  private window = { start: 0, end: 0 };
+  private settling: ReturnType<typeof setTimeout> | undefined;
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
 
@@ -80,7 +106,7 @@ export class OrderBrowser {
     await this.load();
   }
 
-  /** The query every read and export of this list uses. */
+  /** The list every read and export of it names. */
   get query() {
     return {
       view: this.view,
@@ -90,21 +116,57 @@ export class OrderBrowser {
     };
   }
 
-  async load(): Promise<void> {
-    const seq = ++this.seq;
-    this.loading = true;
-    this.error = null;
-    try {
-      const orders = await unwrap(this.api.orders.all(this.query));
-      if (seq !== this.seq) return;
-      this.orders = orders;
-      this.stale = false;
-      this.active = Math.min(this.active, Math.max(0, this.rowCount - 1));
-    } catch (error) {
-      if (seq === this.seq) this.error = messageOf(error);
-    } finally {
-      if (seq === this.seq) this.loading = false;
+  /** The row at `index` of the list, or undefined while it is being read. */
+  rowAt(index: number): WireRow | undefined {
+    return this.blocks.get(Math.floor(index / BLOCK))?.[index % BLOCK];
+  }
+
+  /** The order behind a row (for the trading history: the order the fill belongs to). */
+  orderAt(index: number): WireOrder | null {
+    return this.rowAt(index)?.order ?? null;
+  }
+
+  /**
+   * Reads the list as it stands (`fresh`: from the exchange, whatever main holds) and shows the
+   * rows in view. `quiet` keeps the rows shown, without the reading state, until the new ones
+   * arrive (a live change of the open orders).
+   */
+  async load(read: Exclude<OrderListRead, 'held'> = 'current', quiet = false): Promise<void> {
+    const epoch = ++this.epoch;
+    this.asked.clear();
+    if (!quiet) {
+      this.loading = true;
+      this.error = null;
     }
+    const [first, last] = this.blocksInView();
+    try {
+      const answer = await this.read(first, last, read);
+      if (epoch !== this.epoch) return;
+      this.version = answer.version;
+      this.blocks.clear();
+      this.take(answer);
+      this.stale = false;
+      this.error = null;
+    } catch (error) {
+      if (epoch === this.epoch) this.error = messageOf(error);
+    } finally {
+      if (epoch === this.epoch) this.loading = false;
+    }
+    if (epoch === this.epoch && this.error === null) this.fill();
+  }
+
+  /**
+   * The table shows rows [start, end): those not read yet are asked for. After a jump of more
+   * than a screen (the scrollbar dragged, End), only once the window stays put: rows a drag
+   * passes over are gone before they could be read, so asking for them is work for nothing.
+   */
+  want(start: number, end: number): void {
+    const jumped = Math.abs(start - this.window.start) > Math.max(end - start, 1);
+    this.window = { start, end };
+    clearTimeout(this.settling);
+    if (this.loading) return;
+    if (jumped) this.settling = setTimeout(() => this.fill(), SETTLE_MS);
+    else this.fill();
   }
 
   async show(view: OrderView): Promise<void> {
@@ -125,15 +187,89 @@ export class OrderBrowser {
   }
 
   private reset(): void {
-    this.orders = [];
+    this.epoch++;
+    this.asked.clear();
+    this.blocks.clear();
+    this.total = 0;
+    this.window = { start: 0, end: 0 };
     this.active = 0;
     this.close();
   }
 
-  /** The order behind a row (for the trading history: the order the fill belongs to). */
-  orderAt(index: number): WireOrder | null {
-    if (this.view === 'trades') return this.fills[index]?.order ?? null;
-    return this.orders[index] ?? null;
+  /** The blocks the window covers: at least the first when nothing is in view yet. */
+  private blocksInView(): [number, number] {
+    const { start, end } = this.window;
+    const first = Math.floor(start / BLOCK);
+    const last = end > start ? Math.floor((end - 1) / BLOCK) : first + 1;
+    return [first, Math.min(last, first + MAX_SPAN - 1)];
+  }
+
+  private read(first: number, last: number, read: OrderListRead) {
+    return unwrap(
+      this.api.orders.rows({
+        ...this.query,
+        offset: first * BLOCK,
+        limit: (last - first + 1) * BLOCK,
+        read,
+      }),
+    );
+  }
+
+  /** Asks for the blocks in view that are neither read nor asked for, in one read. */
+  private fill(): void {
+    if (this.error !== null) return;
+    const [first, last] = this.blocksInView();
+    const missing: number[] = [];
+    for (let block = first; block <= last; block++) {
+      if (!this.blocks.has(block) && !this.asked.has(block) && block * BLOCK < this.total) {
+        missing.push(block);
+      }
+    }
+    const from = missing[0];
+    const to = missing.at(-1);
+    if (from === undefined || to === undefined) return;
+    for (let block = from; block <= to; block++) this.asked.add(block);
+    void this.readHeld(from, to);
+  }
+
+  private async readHeld(from: number, to: number): Promise<void> {
+    const epoch = this.epoch;
+    const version = this.version;
+    try {
+      const answer = await this.read(from, to, 'held');
+      if (epoch !== this.epoch) return;
+      for (let block = from; block <= to; block++) this.asked.delete(block);
+      if (answer.version !== this.version) {
+        // Asked before the rows shown were replaced: asked again below.
+        if (version !== this.version) return this.fill();
+        // Main read the list anew (the open orders moved): its rows replace the ones shown.
+        this.version = answer.version;
+        this.blocks.clear();
+        this.stale = false;
+      }
+      this.take(answer);
+      this.fill();
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      for (let block = from; block <= to; block++) this.asked.delete(block);
+      this.error = messageOf(error);
+    }
+  }
+
+  /** Keeps an answer's rows by block, dropping the blocks farthest from view beyond the limit. */
+  private take(answer: Serialized<OrderRows>): void {
+    const blocks = this.blocks;
+    const first = Math.floor(answer.offset / BLOCK);
+    for (let k = 0; k * BLOCK < answer.rows.length; k++) {
+      blocks.set(first + k, answer.rows.slice(k * BLOCK, (k + 1) * BLOCK));
+    }
+    if (blocks.size > KEPT_BLOCKS) {
+      const here = Math.floor(this.window.start / BLOCK);
+      const far = [...blocks.keys()].sort((a, b) => Math.abs(b - here) - Math.abs(a - here));
+      for (const block of far.slice(0, blocks.size - KEPT_BLOCKS)) blocks.delete(block);
+    }
+    this.total = answer.total;
+    this.active = Math.min(this.active, Math.max(0, this.total - 1));
   }
 
   async open(orderId: string): Promise<void> {
@@ -142,7 +278,7 @@ export class OrderBrowser {
     this.detailError = null;
     this.detailLoading = true;
     // What the list holds shows at once; main's fresh record (with every execution) follows.
-    const known = this.orders.find((o) => o.id === orderId);
+    const known = this.knownOrder(orderId);
     const parsedKnown = known ? Order.safeParse(known) : null;
     this.detail = parsedKnown?.success ? parsedKnown.data : null;
     try {
@@ -155,6 +291,14 @@ export class OrderBrowser {
     } finally {
       if (seq === this.detailSeq) this.detailLoading = false;
     }
+  }
+
+  private knownOrder(orderId: string): WireOrder | undefined {
+    for (const rows of this.blocks.values()) {
+      const row = rows.find((r) => r.order.id === orderId);
+      if (row) return row.order;
+    }
+    return undefined;
   }
 
   close(): void {
@@ -187,26 +331,17 @@ export class OrderBrowser {
 
   private listen(): void {
     this.stops.push(
-      this.api.on('orders:open', (open) => {
-        if (this.view === 'open') {
-          this.orders = open.filter(
-            (o) =>
-              (!this.symbol || o.symbol === this.symbol) &&
-              (!this.side || o.side === this.side) &&
-              (!this.status || o.status === this.status),
-          );
-          this.active = Math.min(this.active, Math.max(0, this.rowCount - 1));
-        } else {
-          this.stale = true;
-        }
-      }),
-      this.api.on('orders:filled', () => {
-        if (this.view !== 'open') this.stale = true;
+      this.api.on('orders:changed', ({ views }) => {
+        if (!views.includes(this.view)) return;
+        // Open orders follow live; a long history waits for the trader to read it again.
+        if (this.view === 'open') void this.load('current', true);
+        else this.stale = true;
       }),
     );
   }
 
   dispose(): void {
+    clearTimeout(this.settling);
     for (const stop of this.stops.splice(0)) stop();
   }
 }

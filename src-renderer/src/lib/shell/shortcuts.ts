@@ -1,3 +1,4 @@
+import { TRADE_SHORTCUT_GROUPS } from '../trade';
 import { SECTIONS, type SectionId } from './sections';
 
 /** A keyboard shortcut as the help panel lists it. */
@@ -20,6 +21,12 @@ export const APP_SHORTCUTS: readonly Shortcut[] = [
     action: `Go to ${section.label}`,
   })),
   { keys: 'Esc', action: 'Close the open dialog' },
+];
+
+/** What the help panel (`?`) lists: the frame's shortcuts, then each screen's. */
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
+  { title: 'Everywhere', shortcuts: APP_SHORTCUTS },
+  ...TRADE_SHORTCUT_GROUPS,
 ];
 
 export type AppCommand = { kind: 'help' } | { kind: 'lock' } | { kind: 'go'; section: SectionId };

@@ -13,4 +13,4 @@ export {
 export { default as Num } from './Num.svelte';
 export { default as Pane } from './Pane.svelte';
 export { OrderActions, NO_RUNNER } from './order-actions.svelte';
-export { TRADE_SHORTCUTS } from './shortcuts';
+export { TRADE_SHORTCUTS, TRADE_SHORTCUT_GROUPS } from './shortcuts';

@@ -14,9 +14,14 @@ export type TradeAction =
   | 'focus-quantity'
   | 'cancel-selected';
 
+/** Where on the Trade screen a shortcut acts, as the help panel groups them. */
+const FORM = 'Trade: the order form';
+const BOOK = 'Trade: the order book and your open orders';
+
 interface Binding {
   keys: string;
   action: string;
+  group: typeof FORM | typeof BOOK;
   id: TradeAction;
   /** Works while typing in a field (it has a modifier). */
   inFields: boolean;
@@ -38,6 +43,7 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'Ctrl+Enter',
     action: 'Place the order in the order form',
+    group: FORM,
     id: 'submit',
     inFields: true,
     matches: (e) => (e.ctrlKey || e.metaKey) && !e.altKey && e.key === 'Enter',
@@ -45,6 +51,7 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'B',
     action: 'Switch the order form to Buy',
+    group: FORM,
     id: 'buy',
     inFields: false,
     matches: letter('b'),
@@ -52,15 +59,31 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'S',
     action: 'Switch the order form to Sell',
+    group: FORM,
     id: 'sell',
     inFields: false,
     matches: letter('s'),
   },
-  { keys: 'L', action: 'Limit order', id: 'limit', inFields: false, matches: letter('l') },
-  { keys: 'M', action: 'Market order', id: 'market', inFields: false, matches: letter('m') },
+  {
+    keys: 'L',
+    action: 'Switch the order form to a limit order',
+    group: FORM,
+    id: 'limit',
+    inFields: false,
+    matches: letter('l'),
+  },
+  {
+    keys: 'M',
+    action: 'Switch the order form to a market order',
+    group: FORM,
+    id: 'market',
+    inFields: false,
+    matches: letter('m'),
+  },
   {
     keys: 'O',
     action: 'Focus the order book (arrows move, Enter takes the price)',
+    group: BOOK,
     id: 'focus-book',
     inFields: false,
     matches: letter('o'),
@@ -68,6 +91,7 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'P',
     action: 'Focus the price field',
+    group: FORM,
     id: 'focus-price',
     inFields: false,
     matches: letter('p'),
@@ -75,6 +99,7 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'Q',
     action: 'Focus the quantity field',
+    group: FORM,
     id: 'focus-quantity',
     inFields: false,
     matches: letter('q'),
@@ -82,6 +107,7 @@ const BINDINGS: readonly Binding[] = [
   {
     keys: 'Delete',
     action: 'Cancel the selected open order',
+    group: BOOK,
     id: 'cancel-selected',
     inFields: false,
     matches: (e) => plain(e) && (e.key === 'Delete' || e.key === 'Backspace'),
@@ -89,9 +115,21 @@ const BINDINGS: readonly Binding[] = [
 ];
 
 /** For the shell's help panel. */
-export const TRADE_SHORTCUTS: Array<{ keys: string; action: string }> = BINDINGS.map(
-  ({ keys, action }) => ({ keys, action }),
+export const TRADE_SHORTCUTS: Array<{ keys: string; action: string; group: string }> = BINDINGS.map(
+  ({ keys, action, group }) => ({ keys, action, group }),
 );
+
+/** The same, grouped by where they act, in the order the help panel lists them. */
+export const TRADE_SHORTCUT_GROUPS: ReadonlyArray<{
+  title: string;
+  shortcuts: ReadonlyArray<{ keys: string; action: string }>;
+}> = [FORM, BOOK].map((title) => ({
+  title,
+  shortcuts: TRADE_SHORTCUTS.filter((s) => s.group === title).map(({ keys, action }) => ({
+    keys,
+    action,
+  })),
+}));
 
 const isTyping = (target: EventTarget | null): boolean => {
   if (!(target instanceof HTMLElement)) return false;

@@ -3,6 +3,7 @@ import type {
   FundsOverview,
   OperationProgress,
   OperationResult,
+  OrderRows,
   PreparedOperation,
   WalletBalance,
 } from '../../../../../src-shared/contract';
@@ -222,8 +223,21 @@ describe('every flow of the seed through the app', () => {
     });
     expect(cancelled.orders.length).toBe(3);
     expect(cancelled.orders.every((o) => o.status === 'cancelled')).toBe(true);
-    const sells = await call<Serialized<Order>[]>('orders:all', { view: 'history', side: 'sell' });
-    expect(sells.every((o) => o.side === 'sell')).toBe(true);
+    const sells = await call<Serialized<OrderRows>>('orders:rows', {
+      view: 'history',
+      side: 'sell',
+      offset: 0,
+      limit: 50,
+    });
+    expect(sells.rows.every((row) => row.order.side === 'sell')).toBe(true);
+    expect(sells.total).toBe(sells.rows.length);
+    const fills = await call<Serialized<OrderRows>>('orders:rows', {
+      view: 'trades',
+      offset: 0,
+      limit: 50,
+    });
+    expect(fills.total).toBeGreaterThan(0);
+    expect(fills.rows.every((row) => row.execution?.orderId === row.order.id)).toBe(true);
     const trades = await call<Serialized<OrderPage>>('orders:list', {
       view: 'trades',
       page: 1,

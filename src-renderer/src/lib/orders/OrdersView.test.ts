@@ -1,0 +1,181 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { OrderRowsRequest } from '../../../../src-shared/contract';
+import { ADA_USDM, fakeApi, NIGHT_USDM, orderOf } from '../trade/fake-api';
+import OrdersView from './OrdersView.svelte';
+
+const TOTAL = 100_000;
+const ROW = 28;
+
+/** The `i`th order of a trader with 100,000 of them, newest first. */
+const orderAt = (i: number) =>
+  orderOf({
+    id: `order-${i}`,
+    side: i % 2 === 0 ? 'buy' : 'sell',
+    status: 'fully_filled',
+    price: '0.6400',
+    baseQty: String(10 + i),
+    executedBaseQty: String(10 + i),
+    executedPrice: '0.6400',
+    createdAt: new Date(Date.UTC(2025, 2, 1) - i * 60_000).toISOString(),
+    executions: [
+      {
+        id: `fill-${i}`,
+        orderId: `order-${i}`,
+        accountId: null,
+        counterPartyOrderId: 'maker-1',
+        price: '0.6400',
+        baseQty: String(10 + i),
+        quoteQty: '6.4',
+        commission: '0.01',
+        commissionUnit: 'lovelace',
+        role: 'maker',
+        createdAt: '2025-03-01T12:00:00.000Z',
+      },
+    ],
+  });
+
+const setup = () => {
+  const asked: OrderRowsRequest[] = [];
+  /** While set, main's answers wait for it. */
+  const gate: { until: Promise<void> | null } = { until: null };
+  const fake = fakeApi({
+    'market:markets': () => [ADA_USDM, NIGHT_USDM],
+    'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
+    'orders:rows': async (request) => {
+      const { offset, limit } = request as OrderRowsRequest;
+      asked.push(request as OrderRowsRequest);
+      await gate.until;
+      const rows = Array.from({ length: Math.min(limit, TOTAL - offset) }, (_, k) => {
+        const order = orderAt(offset + k);
+        return { key: order.id, order, execution: null };
+      });
+      return { total: TOTAL, offset, version: 1, rows };
+    },
+    'orders:get': (request) => orderAt(Number((request as { orderId: string }).orderId.slice(6))),
+  });
+  render(OrdersView, { props: { api: fake.api } });
+  return { fake, asked, gate };
+};
+
+const textOf = (element: Element | null | undefined) => element?.textContent ?? '';
+
+const grid = () => screen.getByRole('grid', { name: 'Order history' });
+const rowsInPage = () => within(grid()).getAllByRole('row').slice(1);
+
+const scrollTo = async (top: number) => {
+  const element = grid();
+  element.scrollTop = top;
+  await fireEvent.scroll(element);
+};
+
+describe('the Orders table', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('holds 100,000 orders with only the rows in view in the page', async () => {
+    const { asked } = setup();
+    await waitFor(() => expect(textOf(screen.getByRole('status'))).toContain('100,000 orders'));
+    expect(grid().getAttribute('aria-rowcount')).toBe(String(TOTAL + 1));
+    const first = within(grid()).getByRole('row', { name: /Buy.*10\.0000.*Filled/ });
+    expect(first.getAttribute('aria-rowindex')).toBe('2');
+    expect(textOf(first)).toContain('ADA/USDM');
+    expect(rowsInPage().length).toBeLessThan(40);
+    // Main was asked for a screenful, never the list.
+    expect(asked.every((r) => r.limit <= 100)).toBe(true);
+  });
+
+  it('shows rows far down once main answers, each row element staying with its record', async () => {
+    const { asked } = setup();
+    await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
+    await scrollTo(ROW * 60_000);
+    const far = document.getElementById('orders-row-60000');
+    expect(far).not.toBeNull();
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-60000'))).toContain('60,010.0000'),
+    );
+    expect(asked.at(-1)).toMatchObject({ offset: 59_950, read: 'held' });
+
+    // One row further: the rows still in view keep their elements and their text; the first
+    // of the rows above the view (the table draws a few either side) leaves the page.
+    const kept = document.getElementById('orders-row-60003');
+    expect(document.getElementById('orders-row-59995')).not.toBeNull();
+    await scrollTo(ROW * 60_001);
+    expect(document.getElementById('orders-row-60003')).toBe(kept);
+    expect(textOf(kept)).toContain('60,013.0000');
+    expect(document.getElementById('orders-row-59995')).toBeNull();
+  });
+
+  it('says a row is being read until main answers', async () => {
+    const { gate } = setup();
+    await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
+    let answer: () => void = () => undefined;
+    gate.until = new Promise((resolve) => (answer = resolve));
+    await scrollTo(ROW * 30_000);
+    const row = document.getElementById('orders-row-30000');
+    expect(row?.getAttribute('aria-busy')).toBe('true');
+    expect(textOf(row)).toContain('Reading…');
+    answer();
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-30000'))).toContain('30,010.0000'),
+    );
+    expect(document.getElementById('orders-row-30000')?.hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('opens a row’s order with its executions, from the mouse or the keyboard', async () => {
+    setup();
+    await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
+    await fireEvent.click(rowsInPage()[1] as HTMLElement);
+    const detail = await screen.findByRole('region', { name: /Sell 11\.0000 ADA/ });
+    expect(textOf(within(detail).getByRole('region', { name: /Executions/ }))).toContain('fill-1');
+
+    // End goes to the last of the 100,000, which main is then asked for.
+    grid().focus();
+    await fireEvent.keyDown(grid(), { key: 'End' });
+    expect(grid().getAttribute('aria-activedescendant')).toBe('orders-row-99999');
+    // The table scrolled there (this DOM does not announce a scroll made from script).
+    expect(grid().scrollTop).toBeGreaterThan(ROW * 99_000);
+    await fireEvent.scroll(grid());
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-99999'))).toContain('100,009.0000'),
+    );
+    await fireEvent.keyDown(grid(), { key: 'Enter' });
+    expect(await screen.findByRole('region', { name: /Sell 100,009\.0000 ADA/ })).toBeTruthy();
+  });
+
+  it('follows open orders live, each row element moving with its order', async () => {
+    localStorage.setItem('countersign.orders.view', 'open');
+    const open = {
+      version: 1,
+      orders: [orderOf({ id: 'o-1', baseQty: '11' }), orderOf({ id: 'o-2', baseQty: '12' })],
+    };
+    const fake = fakeApi({
+      'market:markets': () => [ADA_USDM],
+      'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
+      'orders:rows': (request) => {
+        const { offset, limit } = request as OrderRowsRequest;
+        const rows = open.orders.map((order) => ({ key: order.id, order, execution: null }));
+        return {
+          total: rows.length,
+          offset,
+          version: open.version,
+          rows: rows.slice(offset, offset + limit),
+        };
+      },
+    });
+    render(OrdersView, { props: { api: fake.api } });
+    const table = () => screen.getByRole('grid', { name: 'Open orders' });
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(3));
+    const second = document.getElementById('orders-row-1');
+    expect(textOf(second)).toContain('12.0000');
+
+    // A new order comes first: the element that showed o-2 shows it still, one row lower.
+    open.orders = [orderOf({ id: 'o-3', baseQty: '13' }), ...open.orders];
+    open.version = 2;
+    fake.emit('orders:changed', { views: ['open'] });
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(4));
+    expect(document.getElementById('orders-row-2')).toBe(second);
+    expect(textOf(second)).toContain('12.0000');
+    expect(textOf(document.getElementById('orders-row-0'))).toContain('13.0000');
+    expect(textOf(screen.getByRole('status'))).toContain('3 orders');
+  });
+});

@@ -1,0 +1,96 @@
+import { generateMnemonic } from 'bip39';
+import { ordersHandlers } from '../../src-main/app/orders/handlers';
+import { OrdersService } from '../../src-main/app/orders/service';
+import type { Order } from '../../src-shared/domain';
+import { recordOf, recordsExchange } from '../fixtures/orders/records';
+import { expect, test } from './fixtures';
+
+/**
+ * The Orders screen of a trader with years of history: 20,000 finished orders (filled,
+ * cancelled, partly filled; two markets; one to three fills each) served by main's own orders
+ * service from an exchange that answers from memory. At the smallest window and at 1080p, in
+ * both themes: only the rows in view are in the page, they read right, and they fit the width.
+ * Screenshots go to test-results/screens/.
+ */
+const COUNT = 20_000;
+const SHOTS = 'test-results/screens';
+const STATUSES: Order['status'][] = ['fully_filled', 'cancelled', 'partially_cancelled'];
+
+const history = Array.from({ length: COUNT }, (_, i) =>
+  recordOf(i, {
+    status: STATUSES[i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0],
+    executions: i % 7 === 0 ? 0 : 1 + (i % 3),
+  }),
+);
+const open = Array.from({ length: 12 }, (_, i) =>
+  recordOf(COUNT + i, { status: 'open', executions: 0 }),
+);
+
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeEach(async ({ harness }) => {
+  await harness.services.handlers.wallet.restore({
+    name: 'Main',
+    words: generateMnemonic(256),
+    password: 'correct horse battery',
+  });
+  const exchange = recordsExchange({
+    orderHistory: history,
+    tradingHistory: history.filter((o) => o.executions.length > 0),
+    open,
+  });
+  Object.assign(
+    harness.services.handlers.orders,
+    ordersHandlers(
+      new OrdersService({
+        network: exchange.network,
+        apiKey: () => 'e2e',
+        emit: () => undefined,
+        saveFile: async () => null,
+      }),
+    ),
+  );
+});
+
+for (const size of [
+  { width: 1024, height: 680 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`20,000 orders at ${size.width}×${size.height} in both themes`, async ({
+    page,
+    harness,
+  }) => {
+    await page.setViewportSize(size);
+    await page.goto(`${harness.url}#/orders`);
+    await page.getByRole('tab', { name: 'Order history' }).click();
+    const grid = page.getByRole('grid', { name: 'Order history' });
+    await expect(page.getByText('20,000 orders')).toBeVisible();
+    // The newest first: a cancelled buy of 10 with nothing filled.
+    await expect(grid.getByRole('row').nth(1)).toHaveText(/Buy.*10\.0000.*0%.*Cancelled/);
+
+    // Halfway down: the rows there are read and drawn, and only a screenful is in the page.
+    await grid.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+    const middle = Math.floor((await grid.evaluate((e) => e.scrollTop)) / 28) + 2;
+    await expect(page.locator(`#orders-row-${middle}`)).not.toHaveAttribute('aria-busy', 'true');
+    await expect(page.locator(`#orders-row-${middle}`)).toContainText('USDM');
+    const inPage = await grid.getByRole('row').count();
+    expect(inPage).toBeLessThan(size.height / 28 + 14);
+    // The columns fit the window: nothing runs off to the side.
+    expect(await grid.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      await page.screenshot({ path: `${SHOTS}/orders-many-${size.width}-${theme}.png` });
+    }
+
+    // The trading history: a row per fill, and the order of a fill opens beside the list.
+    await page.getByRole('tab', { name: 'Trading history' }).click();
+    const fills = page.getByRole('grid', { name: 'Trading history' });
+    await expect(fills.getByRole('row').nth(1)).toContainText(/Maker|Taker|USDM/);
+    await fills.getByRole('row').nth(3).click();
+    await expect(
+      page.getByRole('region', { name: /(Buy|Sell) [\d,.]+ (ADA|NIGHT)/ }),
+    ).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/orders-many-fills-${size.width}-dark.png` });
+  });
+}

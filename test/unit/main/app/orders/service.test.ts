@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { OrdersService } from '../../../../../src-main/app/orders/service';
+import type { EmitEvent, OrderRowsRequest } from '../../../../../src-shared/contract';
+import { OrderRowsRequest as RowsSchema } from '../../../../../src-shared/contract/orders';
+import type { Order } from '../../../../../src-shared/domain';
+import { recordOf, recordsExchange } from '../../../../fixtures/orders/records';
+
+const range = (from: number, to: number, make: (i: number) => Order = (i) => recordOf(i)) =>
+  Array.from({ length: to - from }, (_, k) => make(from + k));
+
+const setup = (lists: Record<string, Order[]>) => {
+  const exchange = recordsExchange(lists);
+  const events: Array<{ name: string; payload: unknown }> = [];
+  const emit: EmitEvent = (name, payload) => void events.push({ name, payload });
+  const saved: Array<{ name: string; content: string }> = [];
+  const orders = new OrdersService({
+    network: exchange.network,
+    apiKey: () => 'key',
+    emit,
+    saveFile: async (name, content) => {
+      saved.push({ name, content });
+      return { fileName: name };
+    },
+    now: () => Date.parse('2025-03-01T12:00:00Z'),
+  });
+  // As the dispatcher does: the request passes the contract's schema first.
+  const rows = (request: OrderRowsRequest) => orders.rows(RowsSchema.parse(request));
+  return { orders, rows, exchange, events, saved };
+};
+
+describe('OrdersService rows', () => {
+  it('answers a window of the list with its length, reading the exchange once', async () => {
+    const { rows, exchange } = setup({ orderHistory: range(0, 1000) });
+    const window = await rows({ view: 'history', offset: 500, limit: 40 });
+    expect(window.total).toBe(1000);
+    expect(window.offset).toBe(500);
+    expect(window.rows.map((r) => r.key)).toEqual(range(500, 540).map((o) => o.id));
+    expect(window.rows[0]?.execution).toBeNull();
+    // 1000 records in pages of 250.
+    expect(exchange.calls.map((c) => c.page)).toEqual([1, 2, 3, 4]);
+
+    // Scrolling on: served from what main holds.
+    const next = await rows({ view: 'history', offset: 990, limit: 40, read: 'held' });
+    expect(next.rows.map((r) => r.key)).toEqual(range(990, 1000).map((o) => o.id));
+    expect(next.version).toBe(window.version);
+    expect(exchange.calls).toHaveLength(4);
+  });
+
+  it('filters by market, side and status, without reading the exchange again', async () => {
+    const history = range(0, 600, (i) =>
+      recordOf(i, { status: i % 5 === 0 ? 'cancelled' : 'fully_filled' }),
+    );
+    const { rows, exchange } = setup({ orderHistory: history });
+    await rows({ view: 'history', offset: 0, limit: 10 });
+    const reads = exchange.calls.length;
+
+    const sells = await rows({
+      view: 'history',
+      symbol: 'ADAUSDM',
+      side: 'sell',
+      status: 'cancelled',
+      offset: 0,
+      limit: 500,
+    });
+    const expected = history.filter(
+      (o) => o.symbol === 'ADAUSDM' && o.side === 'sell' && o.status === 'cancelled',
+    );
+    expect(expected.length).toBeGreaterThan(10);
+    expect(sells.total).toBe(expected.length);
+    expect(sells.rows.map((r) => r.order.id)).toEqual(expected.map((o) => o.id));
+    expect(exchange.calls).toHaveLength(reads);
+  });
+
+  it('lists the trading history as one row per fill, newest first', async () => {
+    const a = recordOf(1, { executions: 1 });
+    const b = recordOf(0, { executions: 3 });
+    const { rows } = setup({ tradingHistory: [b, a] });
+    const fills = await rows({ view: 'trades', offset: 0, limit: 10 });
+    // b's fills are at 0 s, 1 s and 2 s; a's at 60 s.
+    expect(fills.rows.map((r) => r.key)).toEqual([
+      `${a.id}:${a.id}-e1`,
+      `${b.id}:${b.id}-e3`,
+      `${b.id}:${b.id}-e2`,
+      `${b.id}:${b.id}-e1`,
+    ]);
+    expect(fills.rows[1]?.order.id).toBe(b.id);
+    expect(fills.rows[1]?.execution?.id).toBe(`${b.id}-e3`);
+    expect(fills.total).toBe(4);
+  });
+
+  it('shows a record the exchange listed twice (its pages moved while read) once', async () => {
+    const list = range(0, 300);
+    const { rows } = setup({
+      orderHistory: [...list.slice(0, 250), list[249] as Order, ...list.slice(250)],
+    });
+    const all = await rows({ view: 'history', offset: 0, limit: 500 });
+    expect(all.total).toBe(300);
+    expect(new Set(all.rows.map((r) => r.key)).size).toBe(300);
+  });
+
+  it('reads a list again when main learned it changed or the trader asks, not while scrolling', async () => {
+    const { orders, rows, exchange, events } = setup({ orderHistory: range(0, 10) });
+    const first = await rows({ view: 'history', offset: 0, limit: 5 });
+    expect(exchange.calls).toHaveLength(1);
+    expect((await rows({ view: 'history', offset: 0, limit: 5 })).version).toBe(first.version);
+    expect(exchange.calls).toHaveLength(1);
+
+    // The trader placed an order: every list may have moved, and the screens are told.
+    exchange.lists['orderHistory'] = range(0, 11);
+    orders.invalidate();
+    expect(events).toEqual([
+      { name: 'orders:changed', payload: { views: ['open', 'history', 'trades'] } },
+    ]);
+    // Rows being scrolled through stay where they were...
+    const held = await rows({ view: 'history', offset: 0, limit: 5, read: 'held' });
+    expect([held.version, held.total]).toEqual([first.version, 10]);
+    expect(exchange.calls).toHaveLength(1);
+    // ...until the list is read again.
+    const current = await rows({ view: 'history', offset: 0, limit: 5 });
+    expect(current.total).toBe(11);
+    expect(current.version).toBeGreaterThan(first.version);
+    expect(exchange.calls).toHaveLength(2);
+
+    // Refresh reads it again even when nothing is known to have changed.
+    await rows({ view: 'history', offset: 0, limit: 5, read: 'fresh' });
+    expect(exchange.calls).toHaveLength(3);
+  });
+
+  it('reads a list once for every request that waits on it, and again after a failure', async () => {
+    const { rows, exchange } = setup({ orderHistory: range(0, 10) });
+    exchange.state.failWith = new Error('The exchange did not answer.');
+    await expect(rows({ view: 'history', offset: 0, limit: 5 })).rejects.toThrow(
+      'The exchange did not answer.',
+    );
+    exchange.state.failWith = null;
+    const [a, b] = await Promise.all([
+      rows({ view: 'history', offset: 0, limit: 5 }),
+      rows({ view: 'history', offset: 5, limit: 5, read: 'held' }),
+    ]);
+    expect(a.version).toBe(b.version);
+    expect(exchange.calls).toHaveLength(2);
+  });
+
+  it('follows the open list the exchange pushes, and marks the history out of date', async () => {
+    const open = range(0, 3, (i) => recordOf(i, { status: 'open', executions: 0 }));
+    const { orders, rows, exchange, events } = setup({ open, orderHistory: range(10, 20) });
+    await rows({ view: 'history', offset: 0, limit: 50 });
+    const before = await rows({ view: 'open', offset: 0, limit: 50 });
+    expect(before.total).toBe(3);
+    const reads = exchange.calls.length;
+
+    // The first list a network pushes only sets where changes are counted from.
+    orders.openOrdersRead('sandbox', open);
+    expect(events).toEqual([{ name: 'orders:changed', payload: { views: ['open'] } }]);
+    orders.openOrdersRead('sandbox', open);
+    expect(events).toHaveLength(1);
+    await rows({ view: 'history', offset: 0, limit: 50 });
+    expect(exchange.calls).toHaveLength(reads);
+
+    // One order filled and left the list: open rows change at once, the history is read again.
+    orders.openOrdersRead('sandbox', open.slice(1));
+    expect(events.at(-1)).toEqual({
+      name: 'orders:changed',
+      payload: { views: ['open', 'history', 'trades'] },
+    });
+    const after = await rows({ view: 'open', offset: 0, limit: 50 });
+    expect(after.rows.map((r) => r.key)).toEqual(open.slice(1).map((o) => o.id));
+    expect(after.version).toBeGreaterThan(before.version);
+    const onOneMarket = await rows({ view: 'open', symbol: 'ADAUSDM', offset: 0, limit: 50 });
+    expect(onOneMarket.rows.map((r) => r.key)).toEqual(
+      open
+        .slice(1)
+        .filter((o) => o.symbol === 'ADAUSDM')
+        .map((o) => o.id),
+    );
+    expect(exchange.calls).toHaveLength(reads);
+    await rows({ view: 'history', offset: 0, limit: 50 });
+    expect(exchange.calls.length).toBeGreaterThan(reads);
+
+    // Another network's push leaves this one's lists alone.
+    orders.openOrdersRead('preprod', []);
+    expect((await rows({ view: 'open', offset: 0, limit: 50 })).total).toBe(2);
+  });
+
+  it('never answers with one network’s list on another', async () => {
+    const { rows, exchange } = setup({
+      'sandbox|orderHistory': range(0, 5),
+      'preprod|orderHistory': range(100, 102),
+    });
+    expect((await rows({ view: 'history', offset: 0, limit: 50, read: 'held' })).total).toBe(5);
+    exchange.state.network = 'preprod';
+    const other = await rows({ view: 'history', offset: 0, limit: 50, read: 'held' });
+    expect(other.rows.map((r) => r.key)).toEqual(range(100, 102).map((o) => o.id));
+  });
+});
+
+describe('OrdersService export', () => {
+  it('writes the whole filtered list, however long, and says how many rows', async () => {
+    const { orders, saved } = setup({ orderHistory: range(0, 1200) });
+    const result = await orders.exportCsv({ what: 'orders', view: 'history', side: 'buy' });
+    expect(result).toEqual({ fileName: 'countersign-orders-history-2025-03-01.csv', rows: 600 });
+    const lines = saved[0]?.content.trim().split('\r\n') ?? [];
+    expect(lines).toHaveLength(601);
+    expect(lines.slice(1).every((line) => line.includes(',buy,'))).toBe(true);
+  });
+
+  it('says so when nothing matches the filters', async () => {
+    const { orders } = setup({ tradingHistory: [] });
+    await expect(orders.exportCsv({ what: 'fills', view: 'trades' })).rejects.toThrow(
+      'There are no fills to export with these filters.',
+    );
+  });
+});
