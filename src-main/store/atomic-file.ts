@@ -307,7 +307,12 @@ interface Open {
   handle: FileHandle;
   /** Bytes in the file: every line the handle appended ends here. */
   size: number;
+  /** A flush asked for by an append that did not wait for it. */
+  flushSoon?: ReturnType<typeof setTimeout> | undefined;
 }
+
+/** How soon an append that does not wait for its flush is flushed. */
+const FLUSH_SOON_MS = 20;
 
 /** One handle per file for the whole process, opened on the first append. */
 const handles = new Map<string, Open>();
@@ -364,15 +369,40 @@ const closeHeld = async (path: string): Promise<void> => {
   const known = handles.get(path);
   if (!known) return;
   handles.delete(path);
-  await known.handle.close();
+  try {
+    if (known.flushSoon) {
+      clearTimeout(known.flushSoon);
+      await known.handle.datasync();
+    }
+  } finally {
+    await known.handle.close();
+  }
+};
+
+/** Flushes soon, in the file's turn, what an append left unflushed. */
+const scheduleFlush = (path: string, opened: Open): void => {
+  opened.flushSoon ??= setTimeout(() => {
+    void withFileLock(path, async () => {
+      if (!opened.flushSoon) return;
+      opened.flushSoon = undefined;
+      if (handles.get(path) === opened) await opened.handle.datasync();
+    }).catch(() => undefined);
+  }, FLUSH_SOON_MS);
+  opened.flushSoon.unref?.();
 };
 
 /**
  * Appends whole lines (each ending with a newline) and resolves once they are on disk. A write
  * that fails or lands short is cut back, so the file never keeps half of it; the error is
- * thrown.
+ * thrown. With `flush: 'soon'` it resolves once the lines are written (they survive kill -9, as
+ * the system holds them) and flushes them to the disk a few milliseconds later, or with the next
+ * append that waits for its flush: for a change that a power cut may undo without harm.
  */
-export const appendLines = (file: string, text: string): Promise<{ size: number }> => {
+export const appendLines = (
+  file: string,
+  text: string,
+  { flush = 'now' }: { flush?: 'now' | 'soon' } = {},
+): Promise<{ size: number }> => {
   if (!text.endsWith('\n')) throw new RangeError('appendLines takes whole lines');
   const path = resolve(file);
   return withFileLock(path, async () => {
@@ -381,7 +411,11 @@ export const appendLines = (file: string, text: string): Promise<{ size: number 
     try {
       const { bytesWritten } = await opened.handle.write(bytes);
       if (bytesWritten !== bytes.length) throw new Error('the disk took only part of the write');
-      await opened.handle.datasync();
+      if (flush === 'now') {
+        clearTimeout(opened.flushSoon);
+        opened.flushSoon = undefined;
+        await opened.handle.datasync();
+      } else scheduleFlush(path, opened);
     } catch (error) {
       // Whatever landed of it goes, so the next line does not join a torn one.
       await opened.handle.truncate(opened.size).catch(() => closeHeld(path));

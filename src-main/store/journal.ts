@@ -21,8 +21,9 @@ import {
  *
  * Each folder holds one append-only file, `operations.ndjson`: a line per change (an entry
  * recorded or replaced, an entry removed), each with a checksum, flushed to disk before `record`
- * or `remove` answers. One write and one flush per change is a quarter of what a file per entry
- * (temporary file, flush, rename, flush of the folder) cost, on the path of every order. The
+ * answers (a removal is written at once and flushed soon after). One write and one flush per
+ * order is a small part of what a file per entry (temporary file, flush, rename, flush of the
+ * folder, then a removal and another flush of the folder) cost on the path of every order. The
  * file is rewritten with only the entries still pending when it grows long. Entries an earlier
  * version wrote as one `<id>.json` file each are still read, and removed with their operation.
  */
@@ -116,7 +117,11 @@ export class OperationJournal {
   async #append(network: string, change: Change): Promise<void> {
     const file = this.#file(network);
     this.#opened.add(file);
-    const { size } = await appendLines(file, lineOf(change));
+    // A removal lost to a power cut brings back an entry the exchange already has: the next
+    // start asks the exchange about it and finds it landed. So only a recorded entry waits for
+    // the disk's flush; a removal is written at once (kill -9 cannot undo it) and flushed soon.
+    const flush = 'put' in change ? 'now' : 'soon';
+    const { size } = await appendLines(file, lineOf(change), { flush });
     if (size > REWRITE_AFTER_BYTES) await this.#rewrite(file);
   }
 
@@ -142,7 +147,10 @@ export class OperationJournal {
     return next;
   }
 
-  /** The exchange has it (or it was discarded): it leaves the journal, durably. */
+  /**
+   * The exchange has it (or it was discarded): it leaves the journal. Written when this answers
+   * (a kill -9 cannot undo it), flushed to the disk within milliseconds.
+   */
   async remove(entry: { network: string; id: string }): Promise<void> {
     await this.#append(entry.network, { remove: JournalEntry.shape.id.parse(entry.id) });
     const older = this.#oneFileEach.get(entry.id);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import {
   appendFile,
+  open,
   mkdir,
   mkdtemp,
   readFile,
@@ -135,7 +136,34 @@ describe('the pending-operation journal', () => {
     expect((await readdir(inside)).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
-  it('takes turns with the file: a removal waits for a write in progress, and both are durable', async () => {
+  it('flushes a recorded entry before it answers, and a removal soon after', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(second());
+    // Flushes that earlier tests' removals left for later have happened by now.
+    await new Promise((r) => setTimeout(r, 100));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const datasync = proto.datasync;
+    let flushes = 0;
+    proto.datasync = function counted(this: unknown) {
+      flushes++;
+      return datasync.call(this);
+    };
+    try {
+      await journal.record(entry());
+      expect(flushes).toBe(1);
+      await journal.remove(entry());
+      expect(flushes).toBe(1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(flushes).toBe(2);
+    } finally {
+      proto.datasync = datasync;
+    }
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([second()]);
+  });
+
+  it('takes turns with the file: a removal waits for a write in progress, and both land', async () => {
     const journal = new OperationJournal(dir);
     await journal.record(entry());
     const path = resolve(await folder(), JOURNAL_FILE);
