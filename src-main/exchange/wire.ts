@@ -641,13 +641,63 @@ const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: 
   return out;
 };
 
+/** Two JSON values alike in every field (key order aside). */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    keys++;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) keys--;
+  return keys === 0;
+};
+
+/**
+ * Remembers the orders of the last list decoded, with the records they came from: the account
+ * stream pushes the whole open-order list on every change, and most of its records are as they
+ * were. A record alike in every field to the one an order was decoded from gives that order
+ * again, undecoded; any other is decoded (a bad one fails as ever). Holds one list at a time.
+ */
+export class OrderListMemo {
+  #last = new Map<string, { raw: unknown; order: Order }>();
+
+  decode(records: ReadonlyArray<{ raw: unknown; path: string }>, where: AnswerOf): Order[] {
+    const next = new Map<string, { raw: unknown; order: Order }>();
+    const orders = records.map(({ raw, path }) => {
+      const id = isObject(raw) ? (raw.id ?? raw.order_id) : undefined;
+      const key = typeof id === 'string' ? id : undefined;
+      const known = key === undefined ? undefined : this.#last.get(key);
+      const order =
+        known && sameJson(known.raw, raw) ? known.order : decodeOrderRecord(raw, where, path);
+      if (key !== undefined) next.set(key, { raw, order });
+      return order;
+    });
+    this.#last = next;
+    return orders;
+  }
+}
+
 /** A page of order records: `{data: [{orders}], total_count, total_page}`, or a bare list. */
 export const decodeOrderPage = (
   body: unknown,
   where: AnswerOf,
   asked: { page: number; limit: number },
+  memo?: OrderListMemo,
 ): OrderPage => {
-  const orders = recordsOf(body, where).map(({ raw, path }) => decodeOrderRecord(raw, where, path));
+  const records = recordsOf(body, where);
+  const orders = memo
+    ? memo.decode(records, where)
+    : records.map(({ raw, path }) => decodeOrderRecord(raw, where, path));
   const totals = isObject(body) ? parseAnswer(PageTotals, body, where) : {};
   const totalCount = totals.total_count ?? orders.length;
   return {
@@ -917,8 +967,20 @@ const ORDER_SUBTYPES: Readonly<Record<string, Exclude<AccountEvent['kind'], 'bal
   order_history: 'ordersHistory',
 };
 
-/** An account-stream message → an event; null for a kind of update the app does not use. */
-export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent | null => {
+/** One memo per kind of order list a stream pushes (see `OrderListMemo`). */
+export type AccountMemos = Partial<
+  Record<Exclude<AccountEvent['kind'], 'balances'>, OrderListMemo>
+>;
+
+/**
+ * An account-stream message → an event; null for a kind of update the app does not use. With
+ * `memos`, orders whose records are as the last push of their list had them are not decoded again.
+ */
+export const decodeAccountEvent = (
+  body: unknown,
+  where: AnswerOf,
+  memos?: AccountMemos,
+): AccountEvent | null => {
   if (!isObject(body) || typeof body.sub_type !== 'string') {
     throw unexpectedAnswer(where, '`sub_type` is missing');
   }
@@ -928,6 +990,6 @@ export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent
   }
   const kind = Object.hasOwn(ORDER_SUBTYPES, subType) ? ORDER_SUBTYPES[subType] : undefined;
   if (!kind) return null;
-  const page = decodeOrderPage(body, where, { page: 1, limit: 250 });
+  const page = decodeOrderPage(body, where, { page: 1, limit: 250 }, memos?.[kind]);
   return { kind, orders: page.orders };
 };

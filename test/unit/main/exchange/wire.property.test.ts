@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { serialize } from '../../../../src-shared/domain';
 import { ExchangeError } from '../../../../src-main/exchange';
 import {
+  decodeOrderPage,
   decodeOrderRecord,
   decodeOrderRecordBySchema,
+  OrderListMemo,
   readsQuickly,
 } from '../../../../src-main/exchange/wire';
 import {
@@ -389,5 +391,79 @@ describe('the fast path for order records', () => {
       }
     }
     expect(cases).toBeGreaterThan(5000);
+  });
+});
+
+describe('the account stream, which pushes whole lists', () => {
+  type Pushed = { orders: unknown } | { error: string };
+  const page = (orders: unknown[]) => ({ data: [{ orders }] });
+  const decodeWith = (body: unknown, memo?: OrderListMemo): Pushed => {
+    try {
+      return {
+        orders: serialize(decodeOrderPage(body, where, { page: 1, limit: 250 }, memo).orders),
+      };
+    } catch (error) {
+      if (!(error instanceof ExchangeError)) throw error;
+      return { error: error.message };
+    }
+  };
+
+  it('decodes each push to what a fresh decoding gives, whatever changed since the last', () => {
+    // A few records pushed again and again; between pushes some of their fields (or of their
+    // first fill) change, to valid or broken values, or go, or appear.
+    const edit = fc.tuple(
+      fc.nat(3),
+      fc.boolean(),
+      fc.constantFrom(...FIELDS),
+      fc.constantFrom(...EXECUTION_FIELDS),
+      fc.oneof(hostile, decimal, time, status, fc.constant(undefined)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(validRecord, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.array(edit, { maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+        (records, pushes) => {
+          const memo = new OrderListMemo();
+          const pool: Array<Record<string, unknown>> = structuredClone(records);
+          for (const edits of pushes) {
+            for (const [slot, inFill, field, fillField, value] of edits) {
+              const record = pool[slot % pool.length] as Record<string, unknown>;
+              const fills = record.order_execution_records ?? record.fills;
+              const fill = Array.isArray(fills) ? (fills[0] as unknown) : undefined;
+              const [target, key] =
+                inFill && typeof fill === 'object' && fill !== null
+                  ? [fill as Record<string, unknown>, fillField]
+                  : [record, field];
+              if (value === undefined) Reflect.deleteProperty(target, key);
+              else target[key] = structuredClone(value);
+            }
+            // As a new message parses it: new objects, equal or not to the last push's.
+            const body = JSON.parse(JSON.stringify(page(pool))) as unknown;
+            expect(decodeWith(body, memo)).toEqual(decodeWith(body));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('gives the same order again for a record that did not change, and decodes one that did', () => {
+    const memo = new OrderListMemo();
+    const first = decodeOrderPage(
+      page([seedFixture(), legacyOpenRecord()]),
+      where,
+      { page: 1, limit: 250 },
+      memo,
+    ).orders;
+    const changed = { ...legacyOpenRecord(), executed_qty: '30.5' };
+    const second = decodeOrderPage(
+      page([seedFixture(), changed]),
+      where,
+      { page: 1, limit: 250 },
+      memo,
+    ).orders;
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]?.executedBaseQty.toFixed()).toBe('30.5');
   });
 });
