@@ -309,6 +309,8 @@ interface Open {
   size: number;
   /** A flush asked for by an append that did not wait for it. */
   flushSoon?: ReturnType<typeof setTimeout> | undefined;
+  /** That flush, while it runs (outside the file's turn: appends need not wait for it). */
+  flushing?: Promise<void> | undefined;
 }
 
 /** How soon an append that does not wait for its flush is flushed. */
@@ -370,6 +372,7 @@ const closeHeld = async (path: string): Promise<void> => {
   if (!known) return;
   handles.delete(path);
   try {
+    await known.flushing;
     if (known.flushSoon) {
       clearTimeout(known.flushSoon);
       await known.handle.datasync();
@@ -379,14 +382,21 @@ const closeHeld = async (path: string): Promise<void> => {
   }
 };
 
-/** Flushes soon, in the file's turn, what an append left unflushed. */
+/**
+ * Flushes soon what an append left unflushed. Not in the file's turn: a flush may run beside an
+ * append (each flushes what was written before it), and the handle is closed only after it.
+ */
 const scheduleFlush = (path: string, opened: Open): void => {
   opened.flushSoon ??= setTimeout(() => {
-    void withFileLock(path, async () => {
-      if (!opened.flushSoon) return;
-      opened.flushSoon = undefined;
-      if (handles.get(path) === opened) await opened.handle.datasync();
-    }).catch(() => undefined);
+    opened.flushSoon = undefined;
+    if (handles.get(path) !== opened) return;
+    const flushing: Promise<void> = opened.handle
+      .datasync()
+      .catch(() => undefined)
+      .finally(() => {
+        if (opened.flushing === flushing) opened.flushing = undefined;
+      });
+    opened.flushing = flushing;
   }, FLUSH_SOON_MS);
   opened.flushSoon.unref?.();
 };
