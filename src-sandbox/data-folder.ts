@@ -6,26 +6,31 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   readdirSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   ARCHIVE_FILE,
+  ARCHIVE_INDEX_FILE,
   DamagedFile,
   FILE_MODE,
   JOURNAL_FILE,
   SNAPSHOT_FILE,
   TEMPORARY_FILE,
 } from './journal.js';
+import type { ArchiveIndex, ArchiveSource } from './order-archive.js';
 
 /** The data folder is the sandbox's alone. */
 const FOLDER_MODE = 0o700;
 const LOCK_FILE = 'sandbox.lock';
 const SNAPSHOT_FORMAT = 'countersign-sandbox-snapshot';
 const SNAPSHOT_VERSION = 1;
+const INDEX_FORMAT = 'countersign-sandbox-order-index';
+const INDEX_VERSION = 1;
 
 /** Folders this process holds the lock of. */
 const held = new Set<string>();
@@ -63,7 +68,12 @@ export function takeDataFolder(dataDir: string): () => void {
   held.add(key);
   for (const name of readdirSync(dataDir)) {
     if (TEMPORARY_FILE.test(name)) unlinkSync(join(dataDir, name));
-    else if (name === JOURNAL_FILE || name === SNAPSHOT_FILE || ARCHIVE_FILE.test(name))
+    else if (
+      name === JOURNAL_FILE ||
+      name === SNAPSHOT_FILE ||
+      ARCHIVE_FILE.test(name) ||
+      ARCHIVE_INDEX_FILE.test(name)
+    )
       chmodSync(join(dataDir, name), FILE_MODE);
   }
   return () => {
@@ -124,7 +134,9 @@ export function readSnapshot(dataDir: string): { generation: number; body: unkno
 export function moveAside(dataDir: string, at: Date): string[] {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
   const moved: string[] = [];
-  const archives = readdirSync(dataDir).filter((name) => ARCHIVE_FILE.test(name));
+  const archives = readdirSync(dataDir).filter(
+    (name) => ARCHIVE_FILE.test(name) || ARCHIVE_INDEX_FILE.test(name),
+  );
   for (const name of [JOURNAL_FILE, SNAPSHOT_FILE, ...archives]) {
     const from = join(dataDir, name);
     if (!existsSync(from)) continue;
@@ -134,4 +146,88 @@ export function moveAside(dataDir: string, at: Date): string[] {
     moved.push(kept);
   }
   return moved;
+}
+
+/** An archive's index file: a header line (format, the archive's epoch, hash of the body) and the body. */
+export function encodeArchiveIndex(epoch: string, index: ArchiveIndex): string {
+  const text = JSON.stringify(index);
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const header = { format: INDEX_FORMAT, version: INDEX_VERSION, epoch, sha256 };
+  return `${JSON.stringify(header)}\n${text}\n`;
+}
+
+/**
+ * The index of the archive of `epoch`, or null when there is none to trust: missing, of another
+ * archive, cut short or changed since written (its hash), or not an index at all. It is derived
+ * from the archive, so the caller then reads the archive instead (and writes the index again).
+ */
+export function readArchiveIndex(
+  dataDir: string,
+  name: string,
+  epoch: string,
+): ArchiveIndex | null {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, name), 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const newline = text.indexOf('\n');
+    const header = JSON.parse(text.slice(0, newline)) as Record<string, unknown>;
+    const body = text.slice(newline + 1).replace(/\n$/, '');
+    if (
+      header.format !== INDEX_FORMAT ||
+      header.version !== INDEX_VERSION ||
+      header.epoch !== epoch ||
+      header.sha256 !== createHash('sha256').update(body).digest('hex')
+    ) {
+      return null;
+    }
+    const index = JSON.parse(body) as unknown;
+    return typeof index === 'object' && index !== null ? (index as ArchiveIndex) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The archive file, read by byte range when an archived order is asked for (opened on the first
+ * read, closed with the sandbox). `distrust` removes the index, so the next start rebuilds it
+ * from the archive.
+ */
+export class ArchiveFile implements ArchiveSource {
+  private fd: number | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly indexPath: string,
+    private readonly onDistrust: () => void = () => undefined,
+  ) {}
+
+  read(offset: number, length: number): string {
+    this.fd ??= openSync(this.path, 'r');
+    const bytes = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(this.fd, bytes, read, length - read, offset + read);
+      if (n === 0) throw new DamagedFile(basename(this.path), 'it is shorter than its index says');
+      read += n;
+    }
+    return bytes.toString('utf8');
+  }
+
+  distrust(): void {
+    this.onDistrust();
+    try {
+      unlinkSync(this.indexPath);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
 }

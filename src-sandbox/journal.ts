@@ -8,6 +8,12 @@ export const JOURNAL_FILE = 'journal.ndjson';
 export const SNAPSHOT_FILE = 'snapshot.json';
 /** The order archive of one history (a reset starts another): `orders-<16 hex>.ndjson`. */
 export const ARCHIVE_FILE = /^orders-[0-9a-f]{16}\.ndjson$/;
+/** The index of an archive, beside it: `orders-<16 hex>.index`. */
+export const ARCHIVE_INDEX_FILE = /^orders-[0-9a-f]{16}\.index$/;
+
+/** The name of an archive's index. */
+export const indexNameOf = (archiveName: string): string =>
+  archiveName.replace(/\.ndjson$/, '.index');
 /** Data files are the sandbox's alone: read and write for its user only. */
 export const FILE_MODE = 0o600;
 
@@ -83,11 +89,19 @@ function isLine(value: unknown): value is JournalLine {
   );
 }
 
-/** A queued write: lines to append, or a compaction (a new snapshot and a journal afresh). */
+/**
+ * A queued write: lines to append, a compaction (a new snapshot and a journal afresh), or a
+ * file replaced whole (an archive's index).
+ */
 type QueuedWrite = {
   readonly resolve: () => void;
   readonly reject: (e: Error) => void;
-} & ({ readonly line: string } | Compaction);
+} & ({ readonly line: string } | Compaction | Replacement);
+
+interface Replacement {
+  readonly replace: string;
+  readonly content: string;
+}
 
 interface Compaction {
   readonly snapshot: string;
@@ -101,6 +115,8 @@ export interface ArchiveWrite {
   readonly lines: string;
   /** A new history (the first one, or after a reset): the other archives go once it is in use. */
   readonly fresh: boolean;
+  /** The archive's index once the lines are in, written beside it (`indexNameOf(name)`). */
+  readonly index?: string;
 }
 
 /**
@@ -156,6 +172,11 @@ export class Journal {
     return this.enqueue({ snapshot, header, archive });
   }
 
+  /** After everything queued before: replaces the file `name` with `content`, atomically. */
+  replace(name: string, content: string): Promise<void> {
+    return this.enqueue({ replace: name, content });
+  }
+
   /** Resolves once everything queued so far is on disk (not what is queued later). */
   synced(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
@@ -163,7 +184,7 @@ export class Journal {
     return this.inFlight ?? Promise.resolve();
   }
 
-  private enqueue(write: { line: string } | Compaction): Promise<void> {
+  private enqueue(write: { line: string } | Compaction | Replacement): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ ...write, resolve, reject });
@@ -179,8 +200,11 @@ export class Journal {
         if ('snapshot' in head) {
           batch = this.queue.splice(0, 1);
           this.inFlight = this.swap(head);
+        } else if ('replace' in head) {
+          batch = this.queue.splice(0, 1);
+          this.inFlight = writeAtomically(this.dataDir, head.replace, head.content);
         } else {
-          const end = this.queue.findIndex((w) => 'snapshot' in w);
+          const end = this.queue.findIndex((w) => !('line' in w));
           batch = this.queue.splice(0, end < 0 ? this.queue.length : end);
           const lines = batch.map((w) => ('line' in w ? w.line : '')).join('');
           this.inFlight = this.file.write(lines).then(() => this.file.datasync());
@@ -211,6 +235,11 @@ export class Journal {
       await orders.close();
     }
     if (archive.fresh) await syncFolder(this.dataDir);
+    // Before the snapshot: should the snapshot not follow (a crash), a start keeps only what
+    // the index says of the archive's first bytes the old snapshot counts.
+    if (archive.index !== undefined) {
+      await writeAtomically(this.dataDir, indexNameOf(archive.name), archive.index);
+    }
     await writeAtomically(this.dataDir, SNAPSHOT_FILE, snapshot);
     // From here on the journal must start afresh: appending to the old one would add entries
     // a restart ignores (its generation is older than the snapshot's).
@@ -250,10 +279,15 @@ export async function writeAtomically(dir: string, name: string, content: string
   await syncFolder(dir);
 }
 
-/** Removes the order archives of other histories (a reset's, or a crashed compaction's). */
+/**
+ * Removes the order archives of other histories (a reset's, or a crashed compaction's), and
+ * their indexes.
+ */
 export async function removeArchivesBut(dataDir: string, keep: string | undefined): Promise<void> {
+  const keepIndex = keep === undefined ? undefined : indexNameOf(keep);
   for (const name of await readdir(dataDir)) {
     if (ARCHIVE_FILE.test(name) && name !== keep) await unlink(join(dataDir, name));
+    if (ARCHIVE_INDEX_FILE.test(name) && name !== keepIndex) await unlink(join(dataDir, name));
   }
 }
 

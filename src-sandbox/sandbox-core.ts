@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeSnapshot, moveAside, readSnapshot, takeDataFolder } from './data-folder.js';
+import {
+  ArchiveFile,
+  encodeArchiveIndex,
+  encodeSnapshot,
+  moveAside,
+  readArchiveIndex,
+  readSnapshot,
+  takeDataFolder,
+} from './data-folder.js';
 import { DEFAULT_RULES, Exchange, type ExchangeRules, type ExchangeSnapshot } from './exchange.js';
 import { IdSequence } from './ids.js';
 import type { JournalEntry } from './journal-entries.js';
@@ -10,6 +18,7 @@ import {
   JOURNAL_FILE,
   Journal,
   SNAPSHOT_FILE,
+  indexNameOf,
   readJournal,
   removeArchivesBut,
   type JournalHeader,
@@ -74,6 +83,12 @@ export class SandboxCore {
   private generation = 0;
   /** The order archive the last snapshot points to (none before the first, or after a reset). */
   private archive: Archive | null = null;
+  /** The archive file archived orders of earlier runs are read back from. */
+  private archiveFile: ArchiveFile | undefined;
+  /** Bytes of the archive its index file on disk covers (none written yet: -1). */
+  private indexedBytes = -1;
+  /** The index read at the start disagreed with the archive: none is written from it again. */
+  private indexDistrusted = false;
 
   private constructor(
     private readonly dataDir: string,
@@ -268,6 +283,14 @@ export class SandboxCore {
       bytes: (this.archive?.bytes ?? 0) + Buffer.byteLength(lines),
     };
     this.archive = archive;
+    const name = archiveName(archive.epoch);
+    // The index goes with every snapshot whose archive grew (or began): a start reads it
+    // instead of the archive.
+    const index =
+      (fresh || archive.bytes !== this.indexedBytes) && !this.indexDistrusted
+        ? encodeArchiveIndex(archive.epoch, this.exchange.archive.indexOf())
+        : undefined;
+    this.indexedBytes = archive.bytes;
     const body: SnapshotBody = {
       genesis: this.genesis,
       counter: this.ids.counter,
@@ -277,15 +300,18 @@ export class SandboxCore {
     };
     const header: JournalHeader = { t: 'snapshot', generation: this.generation, at: this.lastAt };
     return this.journal.compact(encodeSnapshot(body, this.generation), header, {
-      name: archiveName(archive.epoch),
+      name,
       lines,
       fresh,
+      ...(index === undefined ? {} : { index }),
     });
   }
 
   /**
    * Reads the order archive the snapshot points to: at least as long as the snapshot says (lines
-   * past that come from a compaction that did not finish, and the journal has them).
+   * past that come from a compaction that did not finish, and the journal has them). Its index
+   * is read instead of the archive where it can be trusted; the rest of the archive (all of it,
+   * without an index) is read line by line, and the index is then written again.
    */
   private loadArchive(): void {
     if (!this.archive) return;
@@ -296,11 +322,32 @@ export class SandboxCore {
       throw new DamagedFile(name, 'it is shorter than the snapshot says');
     }
     if (size > this.archive.bytes) truncateSync(path, this.archive.bytes);
+    const file = new ArchiveFile(path, join(this.dataDir, indexNameOf(name)), () => {
+      this.indexDistrusted = true;
+    });
+    this.archiveFile = file;
+    const archive = this.exchange.archive;
+    const index = readArchiveIndex(this.dataDir, indexNameOf(name), this.archive.epoch);
+    if (index) {
+      try {
+        archive.loadIndex(index, this.archive.bytes, file);
+      } catch {
+        // Not an index of this archive: the archive alone is read.
+      }
+    }
+    const from = archive.coveredBytes;
     try {
-      this.exchange.archive.load(readFileSync(path, 'utf8'));
+      if (from < this.archive.bytes)
+        archive.load(readRange(path, from, this.archive.bytes), from, file);
     } catch {
       throw new DamagedFile(name, 'its content is not what this sandbox wrote');
     }
+    if (from < this.archive.bytes) {
+      // Rebuilt from the archive: written again (after the start, in the journal's turn).
+      const rebuilt = encodeArchiveIndex(this.archive.epoch, archive.indexOf());
+      this.indexedBytes = this.archive.bytes;
+      this.journal.replace(indexNameOf(name), rebuilt).catch(() => undefined);
+    } else this.indexedBytes = this.archive.bytes;
   }
 
   /** Resolves once every state already applied is on disk (reads wait for it). */
@@ -316,6 +363,7 @@ export class SandboxCore {
       }
       await this.journal.close();
     } finally {
+      this.archiveFile?.close();
       this.release();
     }
   }
@@ -324,10 +372,31 @@ export class SandboxCore {
     this.lastAt = Math.max(this.lastAt, entry.at);
     if (entry.t === 'reset') {
       if (entry.counter !== undefined) this.ids.counter = entry.counter;
+      // The old history's archive is not read again (a new one begins, with its own index).
+      this.archiveFile?.close();
+      this.archiveFile = undefined;
+      this.indexDistrusted = false;
       this.exchange = new Exchange(this.genesis.rules, this.ids, this.genesis.seed);
       if (this.genesis.history) fillPastDay(this.exchange.engine, entry.at, this.genesis.seed);
       return undefined;
     }
     return this.exchange.apply(entry);
+  }
+}
+
+/** Bytes `from` to `to` of a file. */
+function readRange(path: string, from: number, to: number): Buffer {
+  const bytes = Buffer.allocUnsafe(to - from);
+  const fd = openSync(path, 'r');
+  try {
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
   }
 }

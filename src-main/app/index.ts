@@ -366,6 +366,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       feed.stop();
       market.unwatch();
       await network.dispose();
+      await journal.close();
     },
   };
 };

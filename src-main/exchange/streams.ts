@@ -10,7 +10,9 @@ import {
   decodeDepth,
   decodePrice,
   decodeTrades,
+  OrderListMemo,
   type AccountEvent,
+  type AccountMemos,
   type AnswerOf,
 } from './wire';
 
@@ -306,8 +308,14 @@ export class ExchangeStreams {
       );
       return { close: () => stream.close() };
     }
+    // Each list the stream pushes whole is decoded against its last push: only what changed.
+    const memos: AccountMemos = {
+      openOrders: new OrderListMemo(),
+      tradingHistory: new OrderListMemo(),
+      ordersHistory: new OrderListMemo(),
+    };
     return this.#open('account', '/accounts/stream', {}, (data) => {
-      const event = decodeAccountEvent(data, where);
+      const event = decodeAccountEvent(data, where, memos);
       if (event) onEvent(event);
     });
   }

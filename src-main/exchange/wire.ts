@@ -106,8 +106,11 @@ const preview = (value: unknown): string => {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 
+/** What a reader makes of one wire value: the value, or, as a string, what is wrong with it. */
+type Read<T> = { ok: T } | string;
+
 /** A scalar read by `read`, which returns the value or, as a string, what is wrong with it. */
-const scalar = <T>(read: (value: unknown) => { ok: T } | string) =>
+const scalar = <T>(read: (value: unknown) => Read<T>) =>
   z.unknown().transform((value, ctx): T => {
     if (value === undefined) {
       ctx.addIssue({ code: 'custom', message: 'missing' });
@@ -124,7 +127,7 @@ const scalar = <T>(read: (value: unknown) => { ok: T } | string) =>
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** A JSON number or a decimal string → exact Money (never negative: amounts, prices, fees). */
-const readDecimal = (value: unknown): { ok: Decimal } | string => {
+const readDecimal = (value: unknown): Read<Decimal> => {
   let money: Decimal;
   if (typeof value === 'number' && Number.isFinite(value)) {
     money = moneyFromWire(value);
@@ -139,17 +142,17 @@ const readDecimal = (value: unknown): { ok: Decimal } | string => {
 /** A decimal that may not be negative (quantities, prices, balances, fees). */
 const NonNegative = scalar(readDecimal);
 
-const IntLike = scalar((v) =>
+const readIntLike = (v: unknown): Read<number> =>
   (typeof v === 'number' && Number.isInteger(v)) ||
   (typeof v === 'string' && /^-?\d{1,15}$/.test(v))
     ? { ok: Number(v) }
-    : `not a whole number (${preview(v)})`,
-);
+    : `not a whole number (${preview(v)})`;
+const IntLike = scalar(readIntLike);
 
 const ISO_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
 
 /** A timestamp as ISO 8601 text or Unix seconds (milliseconds above 10^11) → ISO 8601 UTC. */
-const Time = scalar((value) => {
+const readTime = (value: unknown): Read<string> => {
   if (typeof value === 'string') {
     const iso = ISO_UTC.exec(value);
     if (iso && Number.isFinite(Date.parse(value))) {
@@ -165,7 +168,8 @@ const Time = scalar((value) => {
   }
   if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) return `not a time (${preview(value)})`;
   return { ok: new Date(ms).toISOString() };
-});
+};
+const Time = scalar(readTime);
 
 const Id = z.string().min(1).max(100);
 const Hex = (max: number) =>
@@ -183,12 +187,12 @@ const snake = (text: string) =>
     .toLowerCase();
 
 /** One of a set of names, written in any case or style (`BUY`, `partiallyFilled`). */
-const named = <T extends string>(
+const readNamed = <T extends string>(
   values: readonly T[],
   aliases: Readonly<Record<string, T>> = {},
 ) => {
   const known = new Set<string>(values);
-  return scalar((value): { ok: T } | string => {
+  return (value: unknown): Read<T> => {
     if (typeof value !== 'string') return `not one of ${values.join(', ')}`;
     if (known.has(value)) return { ok: value as T };
     const s = snake(value);
@@ -198,23 +202,28 @@ const named = <T extends string>(
     return alias
       ? { ok: alias }
       : `“${preview(value).slice(1, -1)}” is not one of ${values.join(', ')}`;
-  });
+  };
 };
 
-const SideW = named(Side.options);
-const TypeW = named(OrderType.options);
-const RoleW = named(Role.options);
-const StatusW = named(OrderStatus.options, {
+const readSide = readNamed(Side.options);
+const readType = readNamed(OrderType.options);
+const readRole = readNamed(Role.options);
+const readStatus = readNamed(OrderStatus.options, {
   canceled: 'cancelled',
   partially_canceled: 'partially_cancelled',
   filled: 'fully_filled',
 });
-const SymbolW = scalar((value) => {
+const readSymbol = (value: unknown): Read<string> => {
   const symbol = typeof value === 'string' ? value.trim().toUpperCase() : '';
   return MarketSymbol.safeParse(symbol).success
     ? { ok: symbol }
     : `not a market such as ADAUSDM (${preview(value)})`;
-});
+};
+const SideW = scalar(readSide);
+const TypeW = scalar(readType);
+const RoleW = scalar(readRole);
+const StatusW = scalar(readStatus);
+const SymbolW = scalar(readSymbol);
 
 // ---------------------------------------------------------------- order records
 
@@ -289,6 +298,141 @@ const LegacyOrder = z.object({
   update_time: Time.nullish(),
   fills: z.array(LegacyFill).nullish(),
 });
+
+// ---------------------------------------------------------------- order records, fast path
+//
+// A page holds up to 250 records and the account stream pushes the whole open list on every
+// change, so the plain shape of a record is read by hand: the same readers as the schemas above,
+// field by field, giving the same output. It is exactly as strict because it only ever says
+// "yes, and this is the value" or "not sure": on anything it does not accept it gives up, and
+// the schema decides (and, for a bad record, writes the error naming the field).
+
+type SeedRecord = z.output<typeof SeedOrder>;
+type LegacyRecord = z.output<typeof LegacyOrder>;
+
+/** Thrown inside the fast path when a value is not plainly valid: the schema takes over. */
+const GIVE_UP: unique symbol = Symbol('give up');
+
+const take = <T>(out: Read<T>): T => {
+  if (typeof out === 'string') throw GIVE_UP;
+  return out.ok;
+};
+/** `.nullish()`: null and undefined pass as they are. */
+const optional = <T>(value: unknown, read: (value: unknown) => T): T | null | undefined =>
+  value === undefined || value === null ? value : read(value);
+const fastId = (value: unknown): string => {
+  if (typeof value !== 'string' || value.length < 1 || value.length > 100) throw GIVE_UP;
+  return value;
+};
+const fastText = (max: number) => (value: unknown) => {
+  if (typeof value !== 'string' || value.length > max) throw GIVE_UP;
+  return value;
+};
+const fastText120 = fastText(120);
+const fastText200 = fastText(200);
+const fastDecimal = (value: unknown): Decimal => take(readDecimal(value));
+const fastInt = (value: unknown): number => take(readIntLike(value));
+const fastTime = (value: unknown): string => take(readTime(value));
+const fastList = <T>(value: unknown, read: (item: Record<string, unknown>) => T): T[] => {
+  if (!Array.isArray(value)) throw GIVE_UP;
+  const out: T[] = new Array<T>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (!isObject(item)) throw GIVE_UP;
+    out[i] = read(item);
+  }
+  return out;
+};
+const fastSlippage = (value: unknown): string | number => {
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) {
+    return value;
+  }
+  throw GIVE_UP;
+};
+
+const fastSeedExecution = (e: Record<string, unknown>) => ({
+  id: fastId(e.id),
+  order_id: fastId(e.order_id),
+  account_id: optional(e.account_id, fastId),
+  counter_party_order_id: optional(e.counter_party_order_id, fastId),
+  execution_price: fastDecimal(e.execution_price),
+  filled_base_qty: fastDecimal(e.filled_base_qty),
+  filled_quote_qty: optional(e.filled_quote_qty, fastDecimal),
+  commission: optional(e.commission, fastDecimal),
+  commission_unit: optional(e.commission_unit, fastText120),
+  role: take(readRole(e.role)),
+  created_at: fastTime(e.created_at),
+});
+
+const fastSeed = (r: Record<string, unknown>): SeedRecord => ({
+  id: fastId(r.id),
+  account_id: optional(r.account_id, fastId),
+  symbol: take(readSymbol(r.symbol)),
+  side: take(readSide(r.side)),
+  type: take(readType(r.type)),
+  status: take(readStatus(r.status)),
+  price: optional(r.price, fastDecimal),
+  base_qty: fastDecimal(r.base_qty),
+  quote_qty: optional(r.quote_qty, fastDecimal),
+  locked_base_qty: optional(r.locked_base_qty, fastDecimal),
+  locked_quote_qty: optional(r.locked_quote_qty, fastDecimal),
+  executed_base_qty: optional(r.executed_base_qty, fastDecimal),
+  executed_quote_qty: optional(r.executed_quote_qty, fastDecimal),
+  executed_price: optional(r.executed_price, fastDecimal),
+  ob_open_order_base_qty: optional(r.ob_open_order_base_qty, fastDecimal),
+  market_order_limit_price: optional(r.market_order_limit_price, fastDecimal),
+  slippage_bp: optional(r.slippage_bp, fastInt),
+  commission: optional(r.commission, fastDecimal),
+  commission_rate_bp: optional(r.commission_rate_bp, fastInt),
+  commission_unit: optional(r.commission_unit, fastText120),
+  active_order_utxo_id: optional(r.active_order_utxo_id, fastText200),
+  created_at: fastTime(r.created_at),
+  updated_at: optional(r.updated_at, fastTime),
+  order_execution_records: optional(r.order_execution_records, (list) =>
+    fastList(list, fastSeedExecution),
+  ),
+});
+
+const fastLegacyFill = (f: Record<string, unknown>) => ({
+  id: fastId(f.id),
+  order_id: fastId(f.order_id),
+  execution_price: fastDecimal(f.execution_price),
+  filled_amount: fastDecimal(f.filled_amount),
+  fee_unit: optional(f.fee_unit, fastText120),
+  fee_amount: optional(f.fee_amount, fastDecimal),
+  role: take(readRole(f.role)),
+  counter_party_order_id: optional(f.counter_party_order_id, fastId),
+  create_time: fastTime(f.create_time),
+});
+
+const fastLegacy = (r: Record<string, unknown>): LegacyRecord => ({
+  order_id: fastId(r.order_id),
+  account_id: optional(r.account_id, fastId),
+  symbol: take(readSymbol(r.symbol)),
+  side: take(readSide(r.side)),
+  type: take(readType(r.type)),
+  status: take(readStatus(r.status)),
+  price: optional(r.price, fastDecimal),
+  orig_qty: fastDecimal(r.orig_qty),
+  executed_qty: optional(r.executed_qty, fastDecimal),
+  executed_price: optional(r.executed_price, fastDecimal),
+  fee_charged: optional(r.fee_charged, fastDecimal),
+  fee_unit: optional(r.fee_unit, fastText120),
+  slippage: optional(r.slippage, fastSlippage),
+  create_time: fastTime(r.create_time),
+  update_time: optional(r.update_time, fastTime),
+  fills: optional(r.fills, (list) => fastList(list, fastLegacyFill)),
+});
+
+/** The fast path's reading of a record, or undefined when the schema must decide. */
+const quickly = <T>(read: (raw: Record<string, unknown>) => T, raw: Record<string, unknown>) => {
+  try {
+    return read(raw);
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  }
+};
 
 const positiveOrNull = (value: Decimal | null | undefined): Decimal | null =>
   value && value.greaterThan(0) ? value : null;
@@ -405,13 +549,27 @@ const fromLegacy = (r: z.output<typeof LegacyOrder>): Order => {
 const isLegacyRecord = (raw: Record<string, unknown>) =>
   'orig_qty' in raw || ('order_id' in raw && !('id' in raw));
 
-/** One order record, in either field set. */
-export const decodeOrderRecord = (raw: unknown, where: AnswerOf, prefix = ''): Order => {
+/** How a record is read: fast path first (`quick`), or by the schemas alone (`schema`). */
+type RecordReading = 'quick' | 'schema';
+
+const decodeRecordWith = (
+  reading: RecordReading,
+  raw: unknown,
+  where: AnswerOf,
+  prefix: string,
+): Order => {
   if (!isObject(raw)) {
     throw unexpectedAnswer(where, `\`${prefix || 'the answer'}\` is not an order record`);
   }
-  if (isLegacyRecord(raw)) return fromLegacy(parseAnswer(LegacyOrder, raw, where, prefix));
-  const seed = parseAnswer(SeedOrder, raw, where, prefix);
+  if (isLegacyRecord(raw)) {
+    const legacy =
+      (reading === 'quick' ? quickly(fastLegacy, raw) : undefined) ??
+      parseAnswer(LegacyOrder, raw, where, prefix);
+    return fromLegacy(legacy);
+  }
+  const seed =
+    (reading === 'quick' ? quickly(fastSeed, raw) : undefined) ??
+    parseAnswer(SeedOrder, raw, where, prefix);
   if (seed.type === 'limit' && !seed.price?.greaterThan(0)) {
     throw unexpectedAnswer(
       where,
@@ -420,6 +578,21 @@ export const decodeOrderRecord = (raw: unknown, where: AnswerOf, prefix = ''): O
   }
   return fromSeed(seed);
 };
+
+/** One order record, in either field set. */
+export const decodeOrderRecord = (raw: unknown, where: AnswerOf, prefix = ''): Order =>
+  decodeRecordWith('quick', raw, where, prefix);
+
+/**
+ * The same, read by the schemas alone: what the fast path must agree with (its tests compare
+ * the two on every kind of record, valid or not).
+ */
+export const decodeOrderRecordBySchema = (raw: unknown, where: AnswerOf, prefix = ''): Order =>
+  decodeRecordWith('schema', raw, where, prefix);
+
+/** Whether the fast path reads a record itself (else the schemas do): for its tests. */
+export const readsQuickly = (raw: Record<string, unknown>): boolean =>
+  (isLegacyRecord(raw) ? quickly(fastLegacy, raw) : quickly(fastSeed, raw)) !== undefined;
 
 /** An answer holding one order: bare, `{order}`, or `{order_json}` (an object or JSON text). */
 export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
@@ -441,6 +614,9 @@ export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
 const Count = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,12}$/)])
   .transform(Number);
+
+// Schemas are built once: building one costs more than using it.
+const PageTotals = z.object({ total_count: Count.nullish(), total_page: Count.nullish() });
 
 const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: string }> => {
   if (Array.isArray(body)) return body.map((raw, i) => ({ raw, path: `[${i}]` }));
@@ -465,20 +641,64 @@ const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: 
   return out;
 };
 
+/** Two JSON values alike in every field (key order aside). */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    keys++;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) keys--;
+  return keys === 0;
+};
+
+/**
+ * Remembers the orders of the last list decoded, with the records they came from: the account
+ * stream pushes the whole open-order list on every change, and most of its records are as they
+ * were. A record alike in every field to the one an order was decoded from gives that order
+ * again, undecoded; any other is decoded (a bad one fails as ever). Holds one list at a time.
+ */
+export class OrderListMemo {
+  #last = new Map<string, { raw: unknown; order: Order }>();
+
+  decode(records: ReadonlyArray<{ raw: unknown; path: string }>, where: AnswerOf): Order[] {
+    const next = new Map<string, { raw: unknown; order: Order }>();
+    const orders = records.map(({ raw, path }) => {
+      const id = isObject(raw) ? (raw.id ?? raw.order_id) : undefined;
+      const key = typeof id === 'string' ? id : undefined;
+      const known = key === undefined ? undefined : this.#last.get(key);
+      const order =
+        known && sameJson(known.raw, raw) ? known.order : decodeOrderRecord(raw, where, path);
+      if (key !== undefined) next.set(key, { raw, order });
+      return order;
+    });
+    this.#last = next;
+    return orders;
+  }
+}
+
 /** A page of order records: `{data: [{orders}], total_count, total_page}`, or a bare list. */
 export const decodeOrderPage = (
   body: unknown,
   where: AnswerOf,
   asked: { page: number; limit: number },
+  memo?: OrderListMemo,
 ): OrderPage => {
-  const orders = recordsOf(body, where).map(({ raw, path }) => decodeOrderRecord(raw, where, path));
-  const totals = isObject(body)
-    ? parseAnswer(
-        z.object({ total_count: Count.nullish(), total_page: Count.nullish() }),
-        body,
-        where,
-      )
-    : {};
+  const records = recordsOf(body, where);
+  const orders = memo
+    ? memo.decode(records, where)
+    : records.map(({ raw, path }) => decodeOrderRecord(raw, where, path));
+  const totals = isObject(body) ? parseAnswer(PageTotals, body, where) : {};
   const totalCount = totals.total_count ?? orders.length;
   return {
     orders,
@@ -497,6 +717,8 @@ const BalanceEntry = z.object({
   free: NonNegative,
   locked: NonNegative.nullish(),
 });
+
+const BalanceList = z.array(BalanceEntry);
 
 const unitOf = (asset: string, unit: string | null | undefined): string => {
   const u = (unit ?? '').trim();
@@ -517,7 +739,7 @@ export const decodeBalances = (body: unknown, where: AnswerOf): Balance[] => {
       prefix = key;
     }
   }
-  return parseAnswer(z.array(BalanceEntry), list, where, prefix).map((b) => {
+  return parseAnswer(BalanceList, list, where, prefix).map((b) => {
     const asset = b.asset.toUpperCase();
     return { asset, unit: unitOf(asset, b.asset_unit), free: b.free, locked: b.locked ?? ZERO };
   });
@@ -525,8 +747,10 @@ export const decodeBalances = (body: unknown, where: AnswerOf): Balance[] => {
 
 // ---------------------------------------------------------------- market data
 
+const PriceW = z.object({ price: NonNegative });
+
 export const decodePrice = (body: unknown, where: AnswerOf): Money =>
-  parseAnswer(z.object({ price: NonNegative }), body, where).price;
+  parseAnswer(PriceW, body, where).price;
 
 const Level = z
   .union([
@@ -570,6 +794,8 @@ const CandleW = z.object({
   v: NonNegative.nullish(),
 });
 
+const CandleList = z.array(CandleW);
+
 const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix: string } => {
   if (isObject(body)) {
     const key = keys.find((k) => Array.isArray(body[k]));
@@ -581,7 +807,7 @@ const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix
 export const decodeCandles = (body: unknown, where: AnswerOf): Candle[] => {
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'candles']);
-  return parseAnswer(z.array(CandleW), list, where, prefix)
+  return parseAnswer(CandleList, list, where, prefix)
     .map((c) => ({
       time: c.t,
       open: c.o,
@@ -601,10 +827,12 @@ const TradeW = z.object({
   amount: NonNegative,
 });
 
+const TradeList = z.array(TradeW);
+
 export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): MarketTrade[] => {
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'trades']);
-  return parseAnswer(z.array(TradeW), list, where, prefix).map((t) => ({
+  return parseAnswer(TradeList, list, where, prefix).map((t) => ({
     timestamp: t.timestamp,
     symbol: t.symbol ?? symbol,
     side: t.side,
@@ -615,22 +843,28 @@ export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): Ma
 
 // ---------------------------------------------------------------- builds, submits, keys
 
+const TxHex = Hex(400_000);
+const BuiltOrderW = z.object({ order_id: Id, tx_hex: TxHex });
+const TxHexW = z.object({ tx_hex: TxHex });
+
 export const decodeBuiltOrder = (
   body: unknown,
   where: AnswerOf,
 ): { orderId: string; txHex: string } => {
-  const r = parseAnswer(z.object({ order_id: Id, tx_hex: Hex(400_000) }), body, where);
+  const r = parseAnswer(BuiltOrderW, body, where);
   return { orderId: r.order_id, txHex: r.tx_hex };
 };
 
 export const decodeTxHex = (body: unknown, where: AnswerOf): { txHex: string } => ({
-  txHex: parseAnswer(z.object({ tx_hex: Hex(400_000) }), body, where).tx_hex,
+  txHex: parseAnswer(TxHexW, body, where).tx_hex,
 });
 
 const TxHash = Hex(64).refine((h) => h.length === 64, 'not a transaction hash (64 hex digits)');
 
+const TxHashW = z.object({ tx_hash: TxHash });
+
 export const decodeTxHash = (body: unknown, where: AnswerOf): { txHash: string } => ({
-  txHash: parseAnswer(z.object({ tx_hash: TxHash }), body, where).tx_hash,
+  txHash: parseAnswer(TxHashW, body, where).tx_hash,
 });
 
 /** `{tx_hash}` on some deployments, `{}` (or nothing) on others. */
@@ -639,18 +873,16 @@ export const decodeOptionalTxHash = (body: unknown, where: AnswerOf): { txHash: 
   return decodeTxHash(body, where);
 };
 
+const OperationKeyW = z.object({
+  encrypted_operation_key: z.string().min(1).max(20_000),
+  operation_key_hash: Hex(56).refine((h) => h.length === 56, 'not a key hash (56 hex digits)'),
+});
+
 export const decodeOperationKey = (
   body: unknown,
   where: AnswerOf,
 ): { encryptedOperationKey: string; operationKeyHash: string } => {
-  const r = parseAnswer(
-    z.object({
-      encrypted_operation_key: z.string().min(1).max(20_000),
-      operation_key_hash: Hex(56).refine((h) => h.length === 56, 'not a key hash (56 hex digits)'),
-    }),
-    body,
-    where,
-  );
+  const r = parseAnswer(OperationKeyW, body, where);
   return {
     encryptedOperationKey: r.encrypted_operation_key,
     operationKeyHash: r.operation_key_hash,
@@ -735,8 +967,20 @@ const ORDER_SUBTYPES: Readonly<Record<string, Exclude<AccountEvent['kind'], 'bal
   order_history: 'ordersHistory',
 };
 
-/** An account-stream message → an event; null for a kind of update the app does not use. */
-export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent | null => {
+/** One memo per kind of order list a stream pushes (see `OrderListMemo`). */
+export type AccountMemos = Partial<
+  Record<Exclude<AccountEvent['kind'], 'balances'>, OrderListMemo>
+>;
+
+/**
+ * An account-stream message → an event; null for a kind of update the app does not use. With
+ * `memos`, orders whose records are as the last push of their list had them are not decoded again.
+ */
+export const decodeAccountEvent = (
+  body: unknown,
+  where: AnswerOf,
+  memos?: AccountMemos,
+): AccountEvent | null => {
   if (!isObject(body) || typeof body.sub_type !== 'string') {
     throw unexpectedAnswer(where, '`sub_type` is missing');
   }
@@ -746,6 +990,6 @@ export const decodeAccountEvent = (body: unknown, where: AnswerOf): AccountEvent
   }
   const kind = Object.hasOwn(ORDER_SUBTYPES, subType) ? ORDER_SUBTYPES[subType] : undefined;
   if (!kind) return null;
-  const page = decodeOrderPage(body, where, { page: 1, limit: 250 });
+  const page = decodeOrderPage(body, where, { page: 1, limit: 250 }, memos?.[kind]);
   return { kind, orders: page.orders };
 };

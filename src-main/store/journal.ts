@@ -2,14 +2,30 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { loadJsonFile, removeFile, writeJsonFile, type Damage } from './atomic-file';
+import {
+  appendLines,
+  closeAppendFile,
+  loadJsonFile,
+  readLines,
+  removeFile,
+  rewriteLines,
+  setAsideInTurn,
+  type Damage,
+} from './atomic-file';
 
 /**
- * The pending-operation journal: a signed transaction is written here (atomically: write, fsync,
- * rename) before it is submitted, and removed once the exchange has it. After a crash the next
- * start finds what was left, and the app asks the exchange what became of each before offering to
- * submit or discard it. One folder per network, so nothing signed for one exchange is ever
- * offered to another.
+ * The pending-operation journal: a signed transaction is written here before it is submitted,
+ * and removed once the exchange has it. After a crash the next start finds what was left, and
+ * the app asks the exchange what became of each before offering to submit or discard it. One
+ * folder per network, so nothing signed for one exchange is ever offered to another.
+ *
+ * Each folder holds one append-only file, `operations.ndjson`: a line per change (an entry
+ * recorded or replaced, an entry removed), each with a checksum, flushed to disk before `record`
+ * answers (a removal is written at once and flushed soon after). One write and one flush per
+ * order is a small part of what a file per entry (temporary file, flush, rename, flush of the
+ * folder, then a removal and another flush of the folder) cost on the path of every order. The
+ * file is rewritten with only the entries still pending when it grows long. Entries an earlier
+ * version wrote as one `<id>.json` file each are still read, and removed with their operation.
  */
 export const JournalEntry = z.object({
   id: z.string().uuid(),
@@ -30,12 +46,61 @@ export const JournalEntry = z.object({
 });
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
+/** The journal's file in each network's folder. */
+export const JOURNAL_FILE = 'operations.ndjson';
+/** Past this size the file is rewritten with only what is still pending. */
+const REWRITE_AFTER_BYTES = 1024 * 1024;
+
+/** One change, as a line: `{"put": entry}` or `{"remove": id}`, a tab, a checksum. */
+const Change = z.union([
+  z.object({ put: JournalEntry }).strict(),
+  z.object({ remove: z.string().uuid() }).strict(),
+]);
+type Change = z.infer<typeof Change>;
+
+const checksum = (text: string): string =>
+  createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+const lineOf = (change: Change): string => {
+  const text = JSON.stringify(change);
+  return `${text}\t${checksum(text)}\n`;
+};
+
+/** A line back to its change; null when it is not one this journal wrote. */
+const changeOf = (line: string): Change | null => {
+  const tab = line.lastIndexOf('\t');
+  if (tab < 0 || checksum(line.slice(0, tab)) !== line.slice(tab + 1)) return null;
+  try {
+    const parsed = Change.safeParse(JSON.parse(line.slice(0, tab)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The entries a file's lines leave pending (in the order first recorded), and its bad lines. */
+const replay = (lines: readonly string[]): { entries: JournalEntry[]; bad: number } => {
+  const entries = new Map<string, JournalEntry>();
+  let bad = 0;
+  for (const line of lines) {
+    const change = changeOf(line);
+    if (!change) bad++;
+    else if ('put' in change) entries.set(change.put.id, change.put);
+    else entries.delete(change.remove);
+  }
+  return { entries: [...entries.values()], bad };
+};
+
 const folderOf = (network: string): string =>
   createHash('sha256').update(network).digest('hex').slice(0, 16);
 
 export class OperationJournal {
   readonly #root: string;
   readonly #damaged: Damage[] = [];
+  /** Entries of the older layout (a file each) seen by `list`, by id: removed with their entry. */
+  readonly #oneFileEach = new Map<string, string>();
+  /** Files this journal appended to, closed by `close`. */
+  readonly #opened = new Set<string>();
 
   constructor(dataDir: string) {
     this.#root = join(dataDir, 'journal');
@@ -45,13 +110,35 @@ export class OperationJournal {
     return join(this.#root, folderOf(network));
   }
 
-  #file(entry: { network: string; id: string }): string {
-    return join(this.#dir(entry.network), `${entry.id}.json`);
+  #file(network: string): string {
+    return join(this.#dir(network), JOURNAL_FILE);
   }
 
-  /** Records a signed transaction; resolves once it is on disk. */
+  async #append(network: string, change: Change): Promise<void> {
+    const file = this.#file(network);
+    this.#opened.add(file);
+    // A removal lost to a power cut brings back an entry the exchange already has: the next
+    // start asks the exchange about it and finds it landed. So only a recorded entry waits for
+    // the disk's flush; a removal is written at once (kill -9 cannot undo it) and flushed soon.
+    const flush = 'put' in change ? 'now' : 'soon';
+    const { size } = await appendLines(file, lineOf(change), { flush });
+    if (size > REWRITE_AFTER_BYTES) await this.#rewrite(file);
+  }
+
+  /** Rewrites the file with only the entries still pending (one line each). */
+  async #rewrite(file: string): Promise<void> {
+    await rewriteLines(file, ({ lines }) => {
+      const { entries, bad } = replay(lines);
+      // Bad lines are set aside by `list`, never dropped silently here.
+      if (bad > 0) return null;
+      return entries.map((put) => lineOf({ put })).join('');
+    });
+  }
+
+  /** Records a signed transaction (or replaces its entry); resolves once it is on disk. */
   async record(entry: JournalEntry): Promise<void> {
-    await writeJsonFile(this.#file(entry), JournalEntry.parse(entry));
+    const put = JournalEntry.parse(entry);
+    await this.#append(put.network, { put });
   }
 
   async update(entry: JournalEntry, change: Partial<JournalEntry>): Promise<JournalEntry> {
@@ -60,9 +147,17 @@ export class OperationJournal {
     return next;
   }
 
-  /** The exchange has it (or it was discarded): it leaves the journal. */
+  /**
+   * The exchange has it (or it was discarded): it leaves the journal. Written when this answers
+   * (a kill -9 cannot undo it), flushed to the disk within milliseconds.
+   */
   async remove(entry: { network: string; id: string }): Promise<void> {
-    await removeFile(this.#file(entry));
+    await this.#append(entry.network, { remove: JournalEntry.shape.id.parse(entry.id) });
+    const older = this.#oneFileEach.get(entry.id);
+    if (older) {
+      await removeFile(older);
+      this.#oneFileEach.delete(entry.id);
+    }
   }
 
   /**
@@ -82,8 +177,31 @@ export class OperationJournal {
     );
   }
 
-  /** Every entry of a network, oldest first. A damaged entry is moved aside, never submitted. */
+  /**
+   * Every entry of a network, oldest first. A file with lines that cannot be read is moved aside
+   * (never deleted) and written again with the entries that can: a damaged entry is never
+   * submitted. A last line cut short by a crash was never acknowledged, and is left out.
+   */
   async list(network: string): Promise<JournalEntry[]> {
+    const file = this.#file(network);
+    let { entries, bad } = replay((await readLines(file)).lines);
+    if (bad > 0) {
+      await rewriteLines(file, async ({ lines }) => {
+        ({ entries, bad } = replay(lines));
+        if (bad === 0) return null;
+        const what = bad === 1 ? 'a line is damaged' : `${bad} lines are damaged`;
+        this.#damaged.push(await setAsideInTurn(file, what));
+        return entries.map((put) => lineOf({ put })).join('');
+      });
+    }
+    const mine = entries.filter((e) => e.network === network);
+    const ids = new Set(mine.map((e) => e.id));
+    const older = (await this.#listOneFileEach(network)).filter((e) => !ids.has(e.id));
+    return [...mine, ...older].sort((a, b) => a.signedAt.localeCompare(b.signedAt));
+  }
+
+  /** Entries an earlier version wrote as one `<id>.json` file each. */
+  async #listOneFileEach(network: string): Promise<JournalEntry[]> {
     const dir = this.#dir(network);
     let names: string[];
     try {
@@ -94,10 +212,20 @@ export class OperationJournal {
     }
     const entries: JournalEntry[] = [];
     for (const name of names.filter((n) => n.endsWith('.json'))) {
-      const read = await loadJsonFile(join(dir, name), JournalEntry);
-      if (read.kind === 'ok' && read.value.network === network) entries.push(read.value);
-      else if (read.kind === 'damaged') this.#damaged.push(read.damage);
+      const path = join(dir, name);
+      const read = await loadJsonFile(path, JournalEntry);
+      if (read.kind === 'ok' && read.value.network === network) {
+        entries.push(read.value);
+        this.#oneFileEach.set(read.value.id, path);
+      } else if (read.kind === 'damaged') this.#damaged.push(read.damage);
     }
-    return entries.sort((a, b) => a.signedAt.localeCompare(b.signedAt));
+    return entries;
+  }
+
+  /** Closes the journal's files (the app is stopping); a later change opens them again. */
+  async close(): Promise<void> {
+    const files = [...this.#opened];
+    this.#opened.clear();
+    await Promise.all(files.map((file) => closeAppendFile(file)));
   }
 }

@@ -31,22 +31,24 @@ const finished = (message: unknown): void => {
 subscribe('undici:request:trailers', finished);
 subscribe('undici:request:error', finished);
 
-// Every disk flush (the journal's fsyncs), timed the same way: durable writes cost what the
-// disk makes them cost, which is reported beside the processing time.
+// Every disk flush (the journal's fsyncs and fdatasyncs), timed the same way: durable writes
+// cost what the disk makes them cost, which is reported beside the processing time.
 let flushes: Array<[number, number]> = [];
 {
   const probe = await open(import.meta.filename, 'r');
-  const handle = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  const handle = Object.getPrototypeOf(probe) as Record<'sync' | 'datasync', () => Promise<void>>;
   await probe.close();
-  const sync = handle.sync;
-  handle.sync = async function timedSync(this: unknown): Promise<void> {
-    const t0 = performance.now();
-    try {
-      await sync.call(this);
-    } finally {
-      flushes.push([t0, performance.now()]);
-    }
-  };
+  for (const name of ['sync', 'datasync'] as const) {
+    const flush = handle[name];
+    handle[name] = async function timedFlush(this: unknown): Promise<void> {
+      const t0 = performance.now();
+      try {
+        await flush.call(this);
+      } finally {
+        flushes.push([t0, performance.now()]);
+      }
+    };
+  }
 }
 
 /** Time covered by at least one of `spans` between `from` and `to`. */
@@ -139,7 +141,7 @@ try {
     median: round(quantile(processing, 0.5)),
     p99: round(quantile(processing, 0.99)),
   });
-  report("order-path: of which the journal's disk flushes (fsync before submit)", {
+  report("order-path: of which the journal's disk flushes (before and after the submit)", {
     unit: 'ms',
     median: round(quantile(flushed, 0.5)),
     p99: round(quantile(flushed, 0.99)),

@@ -189,6 +189,8 @@ export class NetworkService {
   #choice: NetworkChoice | undefined;
   #restarts: number[] = [];
   #disposed = false;
+  /** A switch under way: no connection is made until it has decided the network. */
+  #switching: Promise<void> | undefined;
 
   constructor(private readonly deps: NetworkServiceDeps) {
     this.#state = {
@@ -334,8 +336,17 @@ export class NetworkService {
     return this.#choice;
   }
 
-  /** The connection to the chosen exchange (made on first use). */
+  /**
+   * The connection to the chosen exchange (made on first use). During a switch it is the new
+   * network's: asked for while the choice is being written, it waits for it, never reconnecting
+   * to the network being left.
+   */
   async connection(): Promise<Connection> {
+    while (this.#switching) await this.#switching;
+    return this.#connect();
+  }
+
+  async #connect(): Promise<Connection> {
     if (!this.#connection) {
       const choice = await this.choice();
       this.#connection = new Connection(
@@ -368,10 +379,18 @@ export class NetworkService {
     // screens. Should the settings write fail, the next use reconnects to the old choice.
     current.close();
     this.#connection = undefined;
-    await this.deps.settings.update((settings) => ({ ...settings, network: choice }));
-    this.#choice = choice;
-    if (current.isSandbox && choice.name !== 'sandbox') await this.#stopSandbox();
-    const next = await this.connection();
+    let switched!: () => void;
+    this.#switching = new Promise((resolve) => (switched = resolve));
+    let next: Connection;
+    try {
+      await this.deps.settings.update((settings) => ({ ...settings, network: choice }));
+      this.#choice = choice;
+      if (current.isSandbox && choice.name !== 'sandbox') await this.#stopSandbox();
+      next = await this.#connect();
+    } finally {
+      this.#switching = undefined;
+      switched();
+    }
     this.report('connecting', `Connecting to ${next.label}…`);
     await this.deps.onSwitch?.(next);
     for (const listener of this.#listeners) listener(next);

@@ -22,6 +22,14 @@ export interface AccountFeedDeps {
 }
 
 /**
+ * After the trader's own change, how long a live stream has to bring the new open-order list
+ * before it is read by HTTP anyway.
+ */
+const STREAM_GRACE_MS = 1500;
+/** Balance changes this close together make one refresh of the funds. */
+const BALANCES_SETTLE_MS = 50;
+
+/**
  * The trader's own account, live: open orders and balances from the account stream (polling
  * while it is down), and a fill event (with a desktop notification) when an order trades.
  * Runs while the session is unlocked on the current network.
@@ -33,6 +41,12 @@ export class AccountFeed {
   #executed = new Map<string, string>();
   /** Bumped by every start and stop: a feed, or a start still awaiting, from before is void. */
   #generation = 0;
+  /** The stream is live (not polling). */
+  #live = false;
+  /** Open-order lists the stream has pushed. */
+  #pushes = 0;
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  #balancesTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly deps: AccountFeedDeps) {
     deps.network.onSwitch(() => void this.restart());
@@ -58,9 +72,11 @@ export class AccountFeed {
           () =>
             client.streams.account((event) => {
               if (!current()) return;
-              if (event.kind === 'balances') this.deps.balancesChanged();
-              else if (event.kind === 'openOrders') void this.#openOrders(event.orders, connection);
-              else this.deps.ordersChanged();
+              if (event.kind === 'balances') this.#balancesChanged();
+              else if (event.kind === 'openOrders') {
+                this.#pushes++;
+                void this.#openOrders(event.orders, connection);
+              } else this.deps.ordersChanged();
             }),
           onState,
         ),
@@ -68,10 +84,13 @@ export class AccountFeed {
         const open = await client.orderRecords({ status: 'open', page: 1, limit: 250 });
         if (!current()) return;
         await this.#openOrders(open.orders, connection);
-        this.deps.balancesChanged();
+        this.#balancesChanged();
       },
       pollEveryMs: this.deps.pollEveryMs ?? 5000,
-      onState: (state, detail) => this.deps.network.report(state, detail),
+      onState: (state, detail) => {
+        if (current()) this.#live = state === 'live';
+        this.deps.network.report(state, detail);
+      },
     });
     this.#feed = feed;
     feed.start();
@@ -101,8 +120,21 @@ export class AccountFeed {
   #filled(order: Order): void {
     const last = order.executions.at(-1);
     this.deps.emit('orders:filled', { order, executionId: last?.id ?? '' });
-    this.deps.balancesChanged();
+    this.#balancesChanged();
     this.deps.notifyFill(order);
+  }
+
+  /**
+   * The funds area reads the balances again, once for changes that come together (a stream's
+   * balance message and a fill, or a read after the trader's own change).
+   */
+  #balancesChanged(): void {
+    // Asked by this run of the feed only: once stopped (locked, another network), it is void.
+    const generation = this.#generation;
+    this.#balancesTimer ??= setTimeout(() => {
+      this.#balancesTimer = undefined;
+      if (generation === this.#generation) this.deps.balancesChanged();
+    }, BALANCES_SETTLE_MS);
   }
 
   /**
@@ -116,9 +148,24 @@ export class AccountFeed {
     this.#executed.set(order.id, order.executedBaseQty.toFixed());
   }
 
-  /** Read now (after the trader's own change). */
+  /**
+   * After the trader's own change: read the open orders and balances now, or, while the stream
+   * is live, only if it has not pushed the open orders within moments (it brings the change
+   * itself; reading it again by HTTP would cost a request and a list's decoding per order).
+   */
   refresh(): void {
-    void this.#feed?.refresh();
+    const feed = this.#feed;
+    if (!feed) return;
+    if (!this.#live) {
+      void feed.refresh();
+      return;
+    }
+    if (this.#refreshTimer) return;
+    const pushes = this.#pushes;
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = undefined;
+      if (this.#feed === feed && this.#pushes === pushes) void feed.refresh();
+    }, STREAM_GRACE_MS);
   }
 
   stop(): void {
@@ -127,5 +174,10 @@ export class AccountFeed {
     this.#feed = null;
     this.#connection = null;
     this.#executed.clear();
+    this.#live = false;
+    clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = undefined;
+    clearTimeout(this.#balancesTimer);
+    this.#balancesTimer = undefined;
   }
 }

@@ -1,4 +1,15 @@
-import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -36,6 +47,35 @@ async function stop(sandbox: TestSandbox): Promise<void> {
 
 const archiveOf = (dataDir: string) =>
   readdirSync(dataDir).filter((n) => /^orders-[0-9a-f]{16}\.ndjson$/.test(n));
+const indexOf = (dataDir: string) =>
+  readdirSync(dataDir).filter((n) => /^orders-[0-9a-f]{16}\.index$/.test(n));
+
+/** A trader with `count` orders placed and cancelled (each closed order goes to the archive). */
+async function closedOrders(t: Trader, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const placed = await t.place({
+      symbol: 'ADAUSDM',
+      side: 'buy',
+      type: 'limit',
+      quantity: 10,
+      price: 0.6,
+    });
+    ids.push(placed.body.order.id);
+    expect((await t.cancel(placed.body.order.id)).status).toBe(200);
+  }
+  return ids;
+}
+
+/** Rewrites an index file's body with `change`, with a header that matches it again. */
+function forgeIndex(path: string, change: (body: Record<string, unknown[]>) => void): void {
+  const [header = '', body = ''] = readFileSync(path, 'utf8').split('\n');
+  const columns = JSON.parse(body) as Record<string, unknown[]>;
+  change(columns);
+  const text = JSON.stringify(columns);
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  writeFileSync(path, `${JSON.stringify({ ...JSON.parse(header), sha256 })}\n${text}\n`);
+}
 
 /** Every list a trader can read, every status, paged 7 at a time, and each order by id. */
 async function everything(t: Trader, ids: string[]) {
@@ -176,5 +216,100 @@ describe('the order archive', () => {
     expect(archiveOf(dataDir).every((n) => readFileSync(join(dataDir, n), 'utf8') === '')).toBe(
       true,
     );
+  });
+
+  it('a start reads the index instead of the archive; a damaged or missing index is rebuilt from the archive', async () => {
+    const dataDir = tempDir();
+    let sandbox = await start(dataDir);
+    const t = await new Trader(sandbox.url).register();
+    await t.fund(1000, 1000);
+    const ids = await closedOrders(t, 12);
+    const before = await everything(t, ids);
+    await stop(sandbox);
+    const [index] = indexOf(dataDir);
+    expect(index).toBeDefined();
+    const path = join(dataDir, index ?? '');
+    const good = readFileSync(path, 'utf8');
+
+    for (const damage of [
+      () => writeFileSync(path, good.slice(0, good.length - 40)),
+      () => writeFileSync(path, good.replace('"seq":[', '"seq":[1,')),
+      () => writeFileSync(path, 'not an index\n'),
+      () => rmSync(path),
+      // Well formed, of another archive.
+      () =>
+        writeFileSync(path, good.replace(/"epoch":"[0-9a-f]{16}"/, '"epoch":"0000000000000000"')),
+      // Well formed, but its lines are not where it says.
+      () => forgeIndex(path, (c) => void c['length']?.reverse()),
+    ]) {
+      damage();
+      sandbox = await start(dataDir);
+      expect(sandbox.notice).toBeUndefined();
+      Object.assign(t, { url: sandbox.url });
+      expect(await everything(t, ids)).toEqual(before);
+      await stop(sandbox);
+      // Written again from the archive: the next start reads it.
+      expect(readFileSync(path, 'utf8')).toBe(good);
+    }
+  });
+
+  it('an index that passes its checks but does not match the archive is not trusted', async () => {
+    const dataDir = tempDir();
+    let sandbox = await start(dataDir);
+    const t = await new Trader(sandbox.url).register();
+    await t.fund(1000, 1000);
+    const ids = await closedOrders(t, 12);
+    const before = await everything(t, ids);
+    await stop(sandbox);
+    const [index] = indexOf(dataDir);
+    const path = join(dataDir, index ?? '');
+    // Two orders' ids swapped, and a checksum that fits: it says the wrong line is each one.
+    forgeIndex(path, (c) => {
+      const id = c['id'] as unknown[];
+      [id[0], id[1]] = [id[1], id[0]];
+    });
+    sandbox = await start(dataDir);
+    Object.assign(t, { url: sandbox.url });
+    // What the index points at is checked when read: never another order's record.
+    const read = await t.request<{ id?: string }>('GET', `/account/order?id=${ids[0]}`);
+    expect(read.body.id === undefined || read.body.id === ids[0]).toBe(true);
+    expect(read.status).not.toBe(200);
+    expect(existsSync(path)).toBe(false);
+    await stop(sandbox);
+    // The next start reads the archive and writes the index again.
+    sandbox = await start(dataDir);
+    Object.assign(t, { url: sandbox.url });
+    expect(await everything(t, ids)).toEqual(before);
+    await stop(sandbox);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('an index written ahead of its snapshot (a compaction cut short) counts only what the snapshot does', async () => {
+    const dataDir = tempDir();
+    let sandbox = await start(dataDir);
+    const t = await new Trader(sandbox.url).register();
+    await t.fund(1000, 1000);
+    const ids = await closedOrders(t, 8);
+    const before = await everything(t, ids);
+    await stop(sandbox);
+    const saved = tempDir();
+    cpSync(dataDir, saved, { recursive: true });
+    // Later, more orders are archived: a longer archive and its index.
+    sandbox = await start(dataDir);
+    Object.assign(t, { url: sandbox.url });
+    await closedOrders(t, 8);
+    await stop(sandbox);
+    // The crash: archive and index of the later compaction, snapshot and journal of the earlier.
+    const [archive] = archiveOf(dataDir);
+    const [index] = indexOf(dataDir);
+    copyFileSync(join(dataDir, archive ?? ''), join(saved, archive ?? ''));
+    copyFileSync(join(dataDir, index ?? ''), join(saved, index ?? ''));
+    const snapshot = readFileSync(join(saved, 'snapshot.json'), 'utf8').split('\n')[1] ?? '';
+    const counted = (JSON.parse(snapshot) as { archive: { bytes: number } }).archive.bytes;
+    expect(statSync(join(saved, archive ?? '')).size).toBeGreaterThan(counted);
+    sandbox = await start(saved);
+    expect(sandbox.notice).toBeUndefined();
+    Object.assign(t, { url: sandbox.url });
+    expect(await everything(t, ids)).toEqual(before);
   });
 });

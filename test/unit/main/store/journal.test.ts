@@ -1,9 +1,25 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import {
+  appendFile,
+  open,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../../../src-main/store/atomic-file';
-import { OperationJournal, type JournalEntry } from '../../../../src-main/store/journal';
+import {
+  JOURNAL_FILE,
+  OperationJournal,
+  type JournalEntry,
+} from '../../../../src-main/store/journal';
 
 let dir: string;
 beforeEach(async () => {
@@ -25,6 +41,18 @@ const entry = (changes: Partial<JournalEntry> = {}): JournalEntry => ({
   submitStartedAt: null,
   ...changes,
 });
+const second = (changes: Partial<JournalEntry> = {}) =>
+  entry({
+    id: '22222222-1d0a-4c1b-9b1e-2f7f6f9d1a01',
+    signedAt: '2026-11-23T10:01:00.000Z',
+    ...changes,
+  });
+
+/** The one folder the journal made (the sandbox network's). */
+const folder = async (): Promise<string> => {
+  const [name] = await readdir(join(dir, 'journal'));
+  return join(dir, 'journal', name ?? '');
+};
 
 describe('the pending-operation journal', () => {
   it('keeps a signed operation across a restart until it is removed', async () => {
@@ -33,6 +61,14 @@ describe('the pending-operation journal', () => {
     expect(await again.list('sandbox')).toEqual([entry()]);
     await again.remove(entry());
     expect(await new OperationJournal(dir).list('sandbox')).toEqual([]);
+  });
+
+  it('lists the latest version of an entry, oldest entry first', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(second());
+    await journal.record(entry());
+    const started = await journal.update(entry(), { submitStartedAt: '2026-11-23T10:02:00.000Z' });
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([started, second()]);
   });
 
   it('keeps each network apart: nothing signed for one is listed on another', async () => {
@@ -44,26 +80,93 @@ describe('the pending-operation journal', () => {
     expect(await journal.list('production')).toEqual([]);
   });
 
-  it('sets a damaged entry aside instead of offering it', async () => {
+  it('sets a damaged file aside instead of offering what it cannot read, and keeps the rest', async () => {
     const journal = new OperationJournal(dir);
     await journal.record(entry());
-    const [folder] = await readdir(join(dir, 'journal'));
-    await writeFile(join(dir, 'journal', folder ?? '', `${entry().id}.json`), '{"id": tor');
+    await journal.record(second());
+    const file = join(await folder(), JOURNAL_FILE);
+    // One byte of the first line changes: its checksum no longer matches.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('Buy 100 ADA', 'Buy 900 ADA'));
     expect(journal.notice()).toBeNull();
-    expect(await journal.list('sandbox')).toEqual([]);
-    const names = await readdir(join(dir, 'journal', folder ?? ''));
-    expect(names).toHaveLength(1);
-    expect(names[0]).toMatch(new RegExp(`^${entry().id}\\.json\\.damaged-`));
+    expect(await journal.list('sandbox')).toEqual([second()]);
+    const names = await readdir(await folder());
+    expect(names.sort()).toEqual([
+      JOURNAL_FILE,
+      expect.stringMatching(/^operations\.ndjson\.damaged-/),
+    ]);
+    const kept = names.find((n) => n !== JOURNAL_FILE) ?? '';
+    // The damaged file is kept whole; the journal goes on with what it could read.
+    expect(await readFile(join(await folder(), kept), 'utf8')).toContain('Buy 900 ADA');
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([second()]);
     // Said in words, with the name it was kept under and never a path.
-    expect(journal.notice()).toContain(`as ${names[0]} and will not send it`);
+    expect(journal.notice()).toContain(`as ${kept} and will not send it`);
     expect(journal.notice()).not.toContain(dir);
   });
 
-  it('takes turns with the file: a removal waits for a write in progress, and both are durable', async () => {
+  it('leaves out a last line a crash cut short (never acknowledged), and appends after it cleanly', async () => {
     const journal = new OperationJournal(dir);
     await journal.record(entry());
-    const [folder] = await readdir(join(dir, 'journal'));
-    const path = join(dir, 'journal', folder ?? '', `${entry().id}.json`);
+    // The app stops in the middle of its next append.
+    await journal.close();
+    const file = join(await folder(), JOURNAL_FILE);
+    await appendFile(file, '{"put":{"id":"22222222-1d0a-4c1b');
+    const again = new OperationJournal(dir);
+    expect(await again.list('sandbox')).toEqual([entry()]);
+    await again.record(second());
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([entry(), second()]);
+    expect(again.notice()).toBeNull();
+    expect((await readFile(file, 'utf8')).split('\n')).toHaveLength(3);
+  });
+
+  it('reads, and removes, entries an earlier version wrote as a file each; a damaged one is set aside', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(second());
+    const inside = await folder();
+    await writeFile(join(inside, `${entry().id}.json`), JSON.stringify(entry()));
+    const broken = '44444444-1d0a-4c1b-9b1e-2f7f6f9d1a01';
+    await writeFile(join(inside, `${broken}.json`), '{"id": tor');
+    const again = new OperationJournal(dir);
+    expect(await again.list('sandbox')).toEqual([entry(), second()]);
+    expect(again.notice()).toMatch(
+      new RegExp(`as ${broken}\\.json\\.damaged-\\S+ and will not send it`),
+    );
+    await again.remove(entry());
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([second()]);
+    expect((await readdir(inside)).filter((n) => n.endsWith('.json'))).toEqual([]);
+  });
+
+  it('flushes a recorded entry before it answers, and a removal soon after', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(second());
+    // Flushes that earlier tests' removals left for later have happened by now.
+    await new Promise((r) => setTimeout(r, 100));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const datasync = proto.datasync;
+    let flushes = 0;
+    proto.datasync = function counted(this: unknown) {
+      flushes++;
+      return datasync.call(this);
+    };
+    try {
+      await journal.record(entry());
+      expect(flushes).toBe(1);
+      await journal.remove(entry());
+      expect(flushes).toBe(1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(flushes).toBe(2);
+    } finally {
+      proto.datasync = datasync;
+    }
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([second()]);
+  });
+
+  it('takes turns with the file: a removal waits for a write in progress, and both land', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(entry());
+    const path = resolve(await folder(), JOURNAL_FILE);
     let release!: () => void;
     const held = withFileLock(path, () => new Promise<void>((r) => (release = r)));
     let removed = false;
@@ -75,7 +178,7 @@ describe('the pending-operation journal', () => {
     expect(await new OperationJournal(dir).list('sandbox')).toEqual([]);
   });
 
-  it('writes each entry privately: file 0600, folders 0700, no temporary file left', async () => {
+  it('writes privately: file 0600, folders 0700, no temporary file left', async () => {
     const journal = new OperationJournal(dir);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -84,11 +187,110 @@ describe('the pending-operation journal', () => {
         ),
       ),
     );
-    const [folder] = await readdir(join(dir, 'journal'));
-    const inside = join(dir, 'journal', folder ?? '');
-    expect(await readdir(inside)).toEqual([`${entry().id}.json`]);
-    expect((await stat(join(inside, `${entry().id}.json`))).mode & 0o777).toBe(0o600);
+    const inside = await folder();
+    expect(await readdir(inside)).toEqual([JOURNAL_FILE]);
+    expect((await stat(join(inside, JOURNAL_FILE))).mode & 0o777).toBe(0o600);
     expect((await stat(inside)).mode & 0o777).toBe(0o700);
     expect((await stat(join(dir, 'journal'))).mode & 0o777).toBe(0o700);
+    expect(await journal.list('sandbox')).toHaveLength(1);
   });
+
+  it('rewrites its file with only what is pending once it grows long', async () => {
+    const journal = new OperationJournal(dir);
+    await journal.record(second({ signedTxHex: 'cd'.repeat(2000) }));
+    const file = join(await folder(), JOURNAL_FILE);
+    let written = 0;
+    let rewrites = 0;
+    let size = (await stat(file)).size;
+    for (let i = 0; i < 300; i++) {
+      const id = `${String(i).padStart(8, '0')}-1d0a-4c1b-9b1e-2f7f6f9d1a01`;
+      await journal.record(entry({ id, signedTxHex: 'ef'.repeat(2000) }));
+      await journal.remove(entry({ id }));
+      const now = (await stat(file)).size;
+      if (now < size) rewrites++;
+      else written += now - size;
+      size = now;
+    }
+    // 300 operations wrote more than the limit, and the file was cut back once, to the one left.
+    expect(written).toBeGreaterThan(1024 * 1024);
+    expect(rewrites).toBe(1);
+    expect(size).toBeLessThan(1024 * 1024);
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([
+      second({ signedTxHex: 'cd'.repeat(2000) }),
+    ]);
+    expect(await readdir(await folder())).toEqual([JOURNAL_FILE]);
+    await journal.close();
+  });
+});
+
+/** One run of the storm child, killed with SIGKILL after `ms`; what it asked and what it was told. */
+const stormAndKill = (
+  dataDir: string,
+  round: number,
+  ms: number,
+): Promise<{ sent: Change[]; acked: Change[] }> =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        resolve(import.meta.dirname, 'journal-storm.fixture.ts'),
+        dataDir,
+        `${round}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const sent: Change[] = [];
+    const acked: Change[] = [];
+    let killer: ReturnType<typeof setTimeout> | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const event = JSON.parse(line) as { ready?: boolean; sent?: Change; ack?: Change };
+      if (event.ready) killer = setTimeout(() => child.kill('SIGKILL'), ms);
+      if (event.sent) sent.push(event.sent);
+      if (event.ack) acked.push(event.ack);
+    });
+    child.once('exit', (_code, signal) => {
+      clearTimeout(killer);
+      if (signal === 'SIGKILL') done({ sent, acked });
+      else fail(new Error(`the storm child ended by itself (${signal ?? _code})`));
+    });
+  });
+
+interface Change {
+  seq: number;
+  op: 'record' | 'remove';
+  id: string;
+}
+
+describe('kill -9 during a storm of journal writes', () => {
+  it('keeps every acknowledged entry, and brings back none whose removal was acknowledged', async () => {
+    await mkdir(dir, { recursive: true });
+    let acknowledged = 0;
+    let pendingBefore = new Set<string>();
+    for (let round = 1; round <= 3; round++) {
+      const { sent, acked } = await stormAndKill(dir, round, 400 + 300 * round);
+      acknowledged += acked.length;
+      const answered = new Set(acked.map((c) => c.seq));
+      const inFlight = sent.filter((c) => !answered.has(c.seq));
+      const journal = new OperationJournal(dir);
+      const listed = new Set((await journal.list('sandbox')).map((e) => e.id));
+      expect(journal.notice()).toBeNull();
+      const recorded = new Set(acked.filter((c) => c.op === 'record').map((c) => c.id));
+      const removed = new Set(acked.filter((c) => c.op === 'remove').map((c) => c.id));
+      const recording = new Set(inFlight.filter((c) => c.op === 'record').map((c) => c.id));
+      const removing = new Set(inFlight.filter((c) => c.op === 'remove').map((c) => c.id));
+      for (const id of [...recorded, ...pendingBefore]) {
+        if (!removed.has(id) && !removing.has(id)) expect(listed, `lost ${id}`).toContain(id);
+      }
+      for (const id of removed) expect(listed, `back ${id}`).not.toContain(id);
+      for (const id of listed) {
+        const known = recorded.has(id) || recording.has(id) || pendingBefore.has(id);
+        expect(known, `unknown ${id}`).toBe(true);
+      }
+      pendingBefore = listed;
+      await journal.close();
+    }
+    expect(acknowledged).toBeGreaterThan(50);
+  }, 60_000);
 });
