@@ -48,6 +48,7 @@ const world = () => {
     apiKey: () => '0123456789abcdef0123456789abcdef',
     balancesChanged,
     ordersChanged: () => undefined,
+    openOrdersRead: () => undefined,
     notifyFill: () => undefined,
     pollEveryMs: 60_000,
   });
