@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { OperationJournal } from '../../../../../src-main/store/journal';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -139,12 +140,14 @@ const acceptedByExchange = async (): Promise<Array<{ t: string; txId: string }>>
     .map((line) => JSON.parse(line) as { t: string; txId?: string })
     .filter((l): l is { t: string; txId: string } => l.t.endsWith('Submit') && !!l.txId);
 
-/** What the app's journal folder holds on disk: the operation ids. */
+/** What the app's journal holds on disk for the sandbox, read as the next start reads it. */
 const journalOnDisk = async (): Promise<string[]> => {
-  const root = join(appDir, 'journal');
-  const dirs = await readdir(root).catch(() => [] as string[]);
-  const names = (await Promise.all(dirs.map((d) => readdir(join(root, d))))).flat();
-  return names.filter((n) => n.endsWith('.json')).map((n) => n.replace(/\.json$/, ''));
+  const journal = new OperationJournal(appDir);
+  try {
+    return (await journal.list('sandbox')).map((e) => e.id);
+  } finally {
+    await journal.close();
+  }
 };
 
 const totals = (balances: Balance[]) =>

@@ -1,11 +1,12 @@
 import { Serialization } from '@cardano-sdk/core';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExchangeClient } from '../../../../../src-main/exchange';
 import type { Logger } from '../../../../../src-main/log';
 import { SettingsStore } from '../../../../../src-main/store/settings';
+import { OperationJournal } from '../../../../../src-main/store/journal';
 import { delayAfter, FREE_ATTEMPTS } from '../../../../../src-main/wallet';
 import type * as Vault from '../../../../../src-main/wallet/vault';
 import type {
@@ -338,11 +339,9 @@ describe('a storm of 100 concurrent trading and funds operations', () => {
 
     // The journal of signed operations is empty: each was submitted and settled, or refused.
     const pending = await world.call<unknown[]>('operations:pending');
-    const left = await readdir(join(world.dataDir, 'journal')).then(
-      async (dirs) =>
-        (await Promise.all(dirs.map((d) => readdir(join(world.dataDir, 'journal', d))))).flat(),
-      () => [],
-    );
+    const appJournal = new OperationJournal(world.dataDir);
+    const left = (await appJournal.list('sandbox')).map((e) => e.id);
+    await appJournal.close();
     console.info(
       `trading storm: ${JSON.stringify({ orders: orders.length, cancels: cancelled.size, deposits, withdrawals, lostWrites: lost.length, phantoms: phantoms.length, pending: pending.length })}`,
     );
