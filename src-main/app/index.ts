@@ -166,7 +166,11 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
                 }),
         }
       : {}),
-    blockfrost: (): string | null => session.blockfrost(),
+    chain: {
+      blockfrost: (): string | null => session.blockfrost(),
+      blockfrostSaved: async (): Promise<boolean> =>
+        Boolean((await book.active())?.blockfrost?.[network.current.name]),
+    },
     // API keys are per network: the session that opened this one's key locks.
     onSwitch: async () => {
       await session.lock('network-changed');

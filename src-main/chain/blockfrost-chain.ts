@@ -26,8 +26,9 @@ const MAX_PAGES = 100;
 
 const BLOCKFROST: ServiceProfile = {
   name: 'Blockfrost',
-  unreachableAdvice: 'Check your internet connection and the Blockfrost address in Settings.',
-  credentialAdvice: 'Check the Blockfrost project id in Settings.',
+  unreachableAdvice:
+    'Check your internet connection, or go back to Koios in Settings › Coins on Cardano.',
+  credentialAdvice: 'Check the Blockfrost project id in Settings › Coins on Cardano.',
 };
 
 const Hex = z.string().regex(/^(?:[0-9a-fA-F]{2})*$/);

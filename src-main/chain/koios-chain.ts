@@ -24,8 +24,10 @@ const REFS_PER_REQUEST = 50;
 
 const KOIOS: ServiceProfile = {
   name: 'Koios',
-  unreachableAdvice: 'Check your internet connection and the Koios address in Settings.',
-  credentialAdvice: 'Check the Koios API token in Settings.',
+  unreachableAdvice:
+    'Check your internet connection, or read your coins through your own Blockfrost project instead (Settings › Coins on Cardano).',
+  credentialAdvice:
+    'Try again later, or read your coins through your own Blockfrost project instead (Settings › Coins on Cardano).',
 };
 
 const Hex = z.string().regex(/^(?:[0-9a-fA-F]{2})*$/);

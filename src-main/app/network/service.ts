@@ -33,6 +33,16 @@ const BLOCKFROST = {
 
 type ClosableChain = ChainLookup & { close?: () => Promise<void> };
 
+/** Where a real network's L1 is read: Koios, or Blockfrost with the trader's project id. */
+export interface ChainChoice {
+  /** The unlocked wallet's Blockfrost project id for this network, when it saved one. */
+  blockfrost?: () => string | null;
+  /** Whether the active wallet saved one (sealed while the session is locked). */
+  blockfrostSaved?: () => Promise<boolean>;
+  /** Other addresses of the two services (tests). */
+  urls?: { koios?: string; blockfrost?: string };
+}
+
 /**
  * Everything the app holds for one exchange: its client, chain provider, rules and the key under
  * which its caches and journal live. A new one is made when the network changes, so nothing of
@@ -46,6 +56,7 @@ export class Connection {
   #rules: Promise<ExchangeRules> | undefined;
   #admin: Promise<SandboxAdmin> | undefined;
   #chain: { provider: string; lookup: ClosableChain } | undefined;
+  #router: ChainLookup | undefined;
   #closed = false;
 
   constructor(
@@ -56,8 +67,7 @@ export class Connection {
       adminToken?: string;
     }>,
     private readonly logger: Logger,
-    /** The trader's Blockfrost project id for this network, when L1 is read through it. */
-    private readonly blockfrost: () => string | null = () => null,
+    private readonly chainChoice: ChainChoice = {},
   ) {
     this.key = networkKeyOf(choice);
     this.networkId = networkIdOf(choice);
@@ -116,7 +126,32 @@ export class Connection {
    * else Koios, which needs none.
    */
   chain(): ChainLookup {
-    const projectId = this.isSandbox ? null : this.blockfrost();
+    if (this.isSandbox) return this.#provider();
+    // Real networks: the provider is chosen at each call, since unlocking opens the project id.
+    this.#router ??= {
+      utxosAt: async (address, signal) => (await this.#realProvider()).utxosAt(address, signal),
+      resolve: async (refs, signal) => (await this.#realProvider()).resolve(refs, signal),
+    };
+    return this.#router;
+  }
+
+  /** Blockfrost while its project id is open; while it is sealed, a request to unlock. */
+  async #realProvider(): Promise<ChainLookup> {
+    if (!this.#blockfrost() && (await this.chainChoice.blockfrostSaved?.())) {
+      throw new AppError(
+        ErrorCode.Locked,
+        'Your coins are read through your Blockfrost project, whose id is encrypted with your spending password: unlock to read them.',
+      );
+    }
+    return this.#provider();
+  }
+
+  #blockfrost(): string | null {
+    return this.chainChoice.blockfrost?.() ?? null;
+  }
+
+  #provider(): ChainLookup {
+    const projectId = this.isSandbox ? null : this.#blockfrost();
     const provider = this.isSandbox ? 'sandbox' : projectId ? `blockfrost ${projectId}` : 'koios';
     if (this.#chain?.provider !== provider) {
       void this.#chain?.lookup.close?.().catch(() => undefined);
@@ -126,8 +161,11 @@ export class Connection {
             return { baseUrl, ...(adminToken ? { adminToken } : {}) };
           })
         : projectId
-          ? new BlockfrostChain({ baseUrl: BLOCKFROST[this.networkId], projectId })
-          : new KoiosChain({ baseUrl: KOIOS[this.networkId] });
+          ? new BlockfrostChain({
+              baseUrl: this.chainChoice.urls?.blockfrost ?? BLOCKFROST[this.networkId],
+              projectId,
+            })
+          : new KoiosChain({ baseUrl: this.chainChoice.urls?.koios ?? KOIOS[this.networkId] });
       this.#chain = { provider, lookup };
     }
     return this.#chain.lookup;
@@ -170,7 +208,8 @@ export interface NetworkServiceDeps {
    */
   startSandbox?: (onExit: () => void) => Promise<EmbeddedSandbox>;
   /** The unlocked wallet's Blockfrost project id for the current network, if it saved one. */
-  blockfrost?: () => string | null;
+  /** How a real network's L1 is read (Koios, or the trader's Blockfrost project). */
+  chain?: ChainChoice;
   /** Called after the network changed (the session locks: API keys are per network). */
   onSwitch?: (connection: Connection) => Promise<void>;
   now?: () => number;
@@ -353,7 +392,7 @@ export class NetworkService {
         choice,
         () => this.#endpointOf(choice),
         this.deps.logger,
-        this.deps.blockfrost,
+        this.deps.chain,
       );
       this.#state = { ...this.#state, network: this.#connection.label };
       if (choice.name === 'sandbox') this.#startSandbox();

@@ -186,7 +186,7 @@ describe('Blockfrost', () => {
     await blockfrost.close();
     expect(error).toMatchObject({ httpStatus: 403 });
     expect((error as Error).message).toBe(
-      "Blockfrost refused to read your wallet's coins (HTTP 403: “Invalid project token.”). Check the Blockfrost project id in Settings.",
+      "Blockfrost refused to read your wallet's coins (HTTP 403: “Invalid project token.”). Check the Blockfrost project id in Settings › Coins on Cardano.",
     );
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../../../../src-main/app/network/service';
-import { BlockfrostChain, KoiosChain, SandboxChain } from '../../../../../src-main/chain';
+import { SandboxChain } from '../../../../../src-main/chain';
 import { silentLogger } from '../../../../../src-main/log';
 import { AppError, ErrorCode } from '../../../../../src-shared/errors';
 import {
@@ -9,6 +9,7 @@ import {
   walletWorld,
   type WalletWorld,
 } from '../../../../fixtures/cardano/wallet-services';
+import { json, startFakeServer } from '../../../../fixtures/exchange/fake-server';
 
 /**
  * A trader may read their coins on a real network through Blockfrost with their own project id:
@@ -98,26 +99,51 @@ describe('the Blockfrost project id', () => {
 });
 
 describe('the connection’s chain provider', () => {
-  it('is Koios on a real network until a project id is there, then Blockfrost, and back', async () => {
+  it('is Koios on a real network until the project id is open, then Blockfrost; while it is sealed, unlock', async () => {
+    const server = await startFakeServer((req, res) =>
+      json(res, 200, req.path.startsWith('/blockfrost/') ? { outputs: [] } : []),
+    );
     let projectId: string | null = null;
+    let saved = false;
     const connection = new Connection(
       { name: 'production' },
       async () => ({ baseUrl: 'https://api.deltadefi.io' }),
       silentLogger,
-      () => projectId,
+      {
+        blockfrost: () => projectId,
+        blockfrostSaved: async () => saved,
+        urls: { koios: `${server.url}/koios`, blockfrost: `${server.url}/blockfrost` },
+      },
     );
-    expect(connection.chain()).toBeInstanceOf(KoiosChain);
-    expect(connection.chain()).toBe(connection.chain());
-    projectId = MAINNET;
-    expect(connection.chain()).toBeInstanceOf(BlockfrostChain);
-    projectId = null;
-    expect(connection.chain()).toBeInstanceOf(KoiosChain);
-    connection.close();
+    const ref = `${'a'.repeat(64)}#0`;
+    const asked = () => server.requests.map((r) => `${r.method} ${r.path}`);
+    try {
+      await connection.chain().resolve([ref]);
+      expect(asked()).toEqual(['POST /koios/utxo_info']);
+      // Saved, but the session is locked: the trader is asked to unlock, not sent to Koios.
+      saved = true;
+      await expect(connection.chain().resolve([ref])).rejects.toMatchObject({
+        code: ErrorCode.Locked,
+        message: expect.stringMatching(/Blockfrost project.*unlock to read them/),
+      });
+      projectId = MAINNET;
+      await connection.chain().resolve([ref]);
+      expect(asked().at(-1)).toBe(`GET /blockfrost/txs/${'a'.repeat(64)}/utxos`);
+      expect(server.requests.at(-1)?.headers.project_id).toBe(MAINNET);
+      // Forgotten: Koios again.
+      projectId = null;
+      saved = false;
+      await connection.chain().resolve([ref]);
+      expect(asked().at(-1)).toBe('POST /koios/utxo_info');
+    } finally {
+      connection.close();
+      await server.close();
+    }
     const sandbox = new Connection(
       { name: 'sandbox' },
       async () => ({ baseUrl: 'http://127.0.0.1:1' }),
       silentLogger,
-      () => MAINNET,
+      { blockfrost: () => MAINNET },
     );
     expect(sandbox.chain()).toBeInstanceOf(SandboxChain);
     sandbox.close();
