@@ -53,8 +53,36 @@ const pointerEnd = (bytes: Uint8Array, from: number): number => {
   return at;
 };
 
+/**
+ * Addresses already read, by their hex and by their text. The same few (the exchange's, the
+ * wallet's) recur in every transaction, and their bech32 text costs more than the rest of a
+ * body's reading. Frozen: a reading is shared, never changed.
+ */
+const MEMO_SIZE = 512;
+const byHex = new Map<string, ReadAddress | null>();
+const byText = new Map<string, ReadAddress | null>();
+const remember = <K>(memo: Map<K, ReadAddress | null>, key: K, value: ReadAddress | null) => {
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  memo.set(key, value);
+  return value;
+};
+
 /** Reads an address from its bytes, or returns null when they are not a well-formed address. */
 export const readAddressBytes = (bytes: Uint8Array): ReadAddress | null => {
+  const key = hex(bytes);
+  const known = byHex.get(key);
+  if (known !== undefined || byHex.has(key)) return known ?? null;
+  return remember(byHex, key, freeze(readFresh(bytes)));
+};
+
+const freeze = (read: ReadAddress | null): ReadAddress | null => {
+  if (!read) return null;
+  if (read.payment) Object.freeze(read.payment);
+  if (read.stake) Object.freeze(read.stake);
+  return Object.freeze(read);
+};
+
+const readFresh = (bytes: Uint8Array): ReadAddress | null => {
   if (bytes.length === 0) return null;
   const header = bytes[0] as number;
   const type = header >> 4;
@@ -112,6 +140,8 @@ export const addressBytesOf = (text: string): Uint8Array | null => {
 };
 
 export const readAddress = (text: string): ReadAddress | null => {
+  const known = byText.get(text);
+  if (known !== undefined || byText.has(text)) return known ?? null;
   const bytes = addressBytesOf(text);
-  return bytes ? readAddressBytes(bytes) : null;
+  return remember(byText, text, bytes ? readAddressBytes(bytes) : null);
 };
