@@ -5,24 +5,10 @@
  * Usage: node --import tsx journal-storm.fixture.ts <dataDir> <round>
  */
 import { randomUUID } from 'node:crypto';
-import { writeSync } from 'node:fs';
+import { say } from '../../../fixtures/crash/say';
 import { OperationJournal, type JournalEntry } from '../../../../src-main/store/journal';
 
 const [dataDir = '', round = '0'] = process.argv.slice(2);
-
-// Written with a blocking call: a line printed is a line the parent gets, even if killed next.
-const pause = new Int32Array(new SharedArrayBuffer(4));
-const say = (event: Record<string, unknown>): void => {
-  let line = Buffer.from(`${JSON.stringify(event)}\n`);
-  while (line.length > 0) {
-    try {
-      line = line.subarray(writeSync(1, line));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(pause, 0, 0, 2);
-    }
-  }
-};
 
 const journal = new OperationJournal(dataDir);
 const entry = (id: string, n: number): JournalEntry => ({

@@ -5,28 +5,13 @@
  * Usage: node --import tsx write-storm.fixture.ts <dataDir> <keychain service> <round>
  */
 import { randomBytes } from 'node:crypto';
-import { writeSync } from 'node:fs';
+import { say } from '../../../fixtures/crash/say';
 import { createAppServices } from '../../../../src-main/app';
 import { KeychainSecretStore, newRecoveryPhrase } from '../../../../src-main/wallet';
 import type { WalletList, WalletSummary } from '../../../../src-shared/contract';
 import { STRONG_PASSWORD, TEST_VAULT_COST } from '../../../fixtures/cardano/wallet-services';
 
 const [dataDir = '', service = '', round = '0'] = process.argv.slice(2);
-
-// Written with a blocking call: a line printed is a line the parent gets, even if killed next.
-const pause = new Int32Array(new SharedArrayBuffer(4));
-const say = (event: Record<string, unknown>): void => {
-  let line = Buffer.from(`${JSON.stringify(event)}\n`);
-  while (line.length > 0) {
-    try {
-      line = line.subarray(writeSync(1, line));
-    } catch (error) {
-      // The pipe is full for a moment: wait for the parent to read, never drop a line.
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(pause, 0, 0, 2);
-    }
-  }
-};
 
 const services = await createAppServices({
   name: 'Countersign',
