@@ -82,6 +82,19 @@ export interface SignerDeps {
   now?: () => number;
 }
 
+/** A trade transaction as `review` read it, and what it was read against (by identity). */
+interface ReadTrade {
+  decoded: DecodedTransaction;
+  own: OwnWallet;
+  intent: SigningIntent;
+  profile: ExchangeProfile;
+  knownOutputs: ReviewOptions['knownOutputs'];
+  signedOwnVersion: number;
+}
+
+/** As many as the operations service keeps waiting for the trader's answer. */
+const REVIEWED_TRADES_KEPT = 20;
+
 export class TransactionSigner {
   readonly #own = new Map<string, OwnWallet>();
   /**
@@ -89,6 +102,14 @@ export class TransactionSigner {
    * transaction that spends one (say, a deposit's change not yet confirmed) spends our coin.
    */
   readonly #signedOwn = new Map<string, KnownOutput & { at: number }>();
+  /** Bumped whenever `#signedOwn` changes: a transaction read before then is read again. */
+  #signedOwnVersion = 0;
+  /**
+   * Orders and cancels read by `review`, by their exact hex, with what they were read against:
+   * signing the same bytes for the same wallet, intent and profile does not decode them again
+   * (the intent is still checked again, at signing time). Only the newest few are kept.
+   */
+  readonly #reviewedTrades = new Map<string, ReadTrade>();
 
   constructor(private readonly deps: SignerDeps) {}
 
@@ -133,20 +154,49 @@ export class TransactionSigner {
     const known = new Map(options.knownOutputs ?? []);
     for (const [id, out] of this.#signedOwn) {
       if (this.#now() - out.at < OWN_OUTPUT_MEMORY_MS) known.set(id, out);
-      else this.#signedOwn.delete(id);
+      else {
+        this.#signedOwn.delete(id);
+        this.#signedOwnVersion++;
+      }
     }
     if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
     if (intent.kind === 'withdrawal') {
       for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
     }
+    const own = this.#ownWallet(wallet, profile.networkId);
     const context = {
       networkId: profile.networkId,
-      own: this.#ownWallet(wallet, profile.networkId),
+      own,
       exchange: profile.addresses,
       ...(profile.assets ? { assets: profile.assets } : {}),
     };
-    let decoded = decodeTransaction(txHex, { ...context, knownOutputs: known });
     const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
+    const read = funds ? undefined : this.#reviewedTrades.get(txHex);
+    const readBefore =
+      read &&
+      read.own === own &&
+      read.intent === intent &&
+      read.profile === profile &&
+      read.knownOutputs === options.knownOutputs &&
+      read.signedOwnVersion === this.#signedOwnVersion;
+    let decoded = readBefore
+      ? read.decoded
+      : decodeTransaction(txHex, { ...context, knownOutputs: known });
+    if (!funds && !readBefore) {
+      this.#reviewedTrades.delete(txHex);
+      this.#reviewedTrades.set(txHex, {
+        decoded,
+        own,
+        intent,
+        profile,
+        knownOutputs: options.knownOutputs,
+        signedOwnVersion: this.#signedOwnVersion,
+      });
+      for (const oldest of this.#reviewedTrades.keys()) {
+        if (this.#reviewedTrades.size <= REVIEWED_TRADES_KEPT) break;
+        this.#reviewedTrades.delete(oldest);
+      }
+    }
     const unaccounted = decoded.inputs.filter((i) => i.known === null).map((i) => i.id);
     let lookupProblem: string | null = null;
     if (funds && unaccounted.length) {
@@ -236,11 +286,13 @@ export class TransactionSigner {
         amounts: o.amounts,
         at,
       });
+      this.#signedOwnVersion++;
     }
     while (this.#signedOwn.size > OWN_OUTPUT_MEMORY_SIZE) {
       const oldest = this.#signedOwn.keys().next().value;
       if (oldest === undefined) break;
       this.#signedOwn.delete(oldest);
+      this.#signedOwnVersion++;
     }
     return { txId: decoded.id, signedTxHex, decoded, warnings };
   }
@@ -256,6 +308,8 @@ export class TransactionSigner {
     const wallet = await this.#activeWallet();
     const review = await this.#review(wallet, txHex, intent, profile, options);
     const warnings = this.#refuseUnlessClean(review, options);
+    // Read once for the dialog and once more here at most: a second signature reads it again.
+    this.#reviewedTrades.delete(txHex);
     return this.deps.session.withOperationKey((key) => this.#sign(review, key, warnings));
   }
 

@@ -3,8 +3,12 @@ import * as Crypto from '@cardano-sdk/crypto';
 import { HexBlob } from '@cardano-sdk/util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../../src-shared/errors';
-import { splitTransaction, type SignedTransaction } from '../../../../src-main/signing';
-import { SigningKey } from '../../../../src-main/wallet';
+import {
+  splitTransaction,
+  TransactionSigner,
+  type SignedTransaction,
+} from '../../../../src-main/signing';
+import { SigningKey, UnlockAttempts, WalletBook } from '../../../../src-main/wallet';
 import { encodePlutusData, withdrawalIntent } from '../../../../src-sandbox/intent-layout';
 import {
   ADA,
@@ -171,6 +175,45 @@ describe('signing what the trader asked for', () => {
       .vkeys()
       ?.values();
     expect(vkeys).toHaveLength(1);
+  });
+});
+
+describe('signing what the trader reviewed', () => {
+  it('checks an order again when it is signed: one that expired since the dialog showed it is refused', async () => {
+    let now = Date.now();
+    const signer = new TransactionSigner({
+      book: new WalletBook(world.dataDir),
+      secrets: world.secrets,
+      session: world.session,
+      attempts: new UnlockAttempts(world.dataDir),
+      now: () => now,
+    });
+    const { txHex, intent } = sellOrder(p);
+    const review = await signer.review(txHex, intent, p.profile);
+    expect(review.report.differences).toEqual([]);
+    now += 60 * 60_000;
+    await expect(signer.signTrade(txHex, intent, p.profile)).rejects.toMatchObject({
+      code: ErrorCode.IntentMismatch,
+      message: expect.stringContaining('It expired at'),
+    });
+  });
+
+  it('reads an order again when a coin it spends became ours after the review', async () => {
+    const d = deposit(p);
+    const change = `${(await world.signer.review(d.txHex, d.intent, p.profile)).decoded.id}#1`;
+    const { txHex, intent } = sellOrder(p);
+    const { accountUtxo: _named, ...unnamed } = intent;
+    const hex = mutate(txHex, (b) => {
+      b.inputs = [txIn(change)];
+    });
+    // Before the deposit is signed, its change is nobody's the signer knows of.
+    const review = await world.signer.review(hex, unnamed, p.profile);
+    expect(review.report.differences).toEqual([]);
+    await world.signer.signFunds(d.txHex, d.intent, p.profile, STRONG_PASSWORD);
+    await expect(world.signer.signTrade(hex, unnamed, p.profile)).rejects.toMatchObject({
+      code: ErrorCode.IntentMismatch,
+      message: expect.stringContaining(`It spends coins of your keys (${change})`),
+    });
   });
 });
 
