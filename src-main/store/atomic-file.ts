@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
 import {
   chmod,
   mkdir,
@@ -301,10 +302,17 @@ export const updateJsonFile = <S extends z.ZodType>(
  *   app uses (above), through one open handle per file for the whole process.
  * An append costs one write and one flush, where replacing a file atomically costs a temporary
  * file, two flushes, a rename and two opens (about four times as long on this project's machines).
+ * Where the system has O_DSYNC, an append that waits for the disk is one write through a second
+ * handle opened with it (the write answers once its lines are on the disk): one system call and
+ * one trip to the thread pool instead of two, on the path of every order. That write flushes only
+ * its own lines, so it is used only when nothing written before it still waits for a flush;
+ * otherwise the append is written and the whole file flushed, as before.
  */
 
 interface Open {
   handle: FileHandle;
+  /** The same file opened for appends with O_DSYNC, once needed; null where there is none. */
+  durable?: FileHandle | null;
   /** Bytes in the file: every line the handle appended ends here. */
   size: number;
   /** A flush asked for by an append that did not wait for it. */
@@ -313,8 +321,15 @@ interface Open {
   flushing?: Promise<void> | undefined;
 }
 
-/** How soon an append that does not wait for its flush is flushed. */
-const FLUSH_SOON_MS = 20;
+/**
+ * How soon an append that does not wait for its flush is flushed: at once, in the background, so
+ * that the next append that must wait for the disk (the next order's) finds nothing left unflushed
+ * and needs only its own write.
+ */
+const FLUSH_SOON_MS = 0;
+
+/** O_DSYNC where the system has it (Linux, macOS); Windows has none. */
+const O_DSYNC: number | undefined = (fsConstants as { O_DSYNC?: number }).O_DSYNC;
 
 /** One handle per file for the whole process, opened on the first append. */
 const handles = new Map<string, Open>();
@@ -378,8 +393,25 @@ const closeHeld = async (path: string): Promise<void> => {
       await known.handle.datasync();
     }
   } finally {
+    await known.durable?.close();
     await known.handle.close();
   }
+};
+
+/** The file's O_DSYNC handle, opened on first use (after `openHeld` made the file). */
+const durableHandle = async (path: string, opened: Open): Promise<FileHandle | null> => {
+  if (opened.durable !== undefined) return opened.durable;
+  opened.durable =
+    O_DSYNC === undefined
+      ? null
+      : await open(path, fsConstants.O_WRONLY | fsConstants.O_APPEND | O_DSYNC);
+  return opened.durable;
+};
+
+/** Writes all of `bytes` (appended) with one call, or throws. */
+const writeAll = async (handle: FileHandle, bytes: Buffer): Promise<void> => {
+  const { bytesWritten } = await handle.write(bytes);
+  if (bytesWritten !== bytes.length) throw new Error('the disk took only part of the write');
 };
 
 /**
@@ -419,13 +451,22 @@ export const appendLines = (
     const opened = await openHeld(path);
     const bytes = Buffer.from(text, 'utf8');
     try {
-      const { bytesWritten } = await opened.handle.write(bytes);
-      if (bytesWritten !== bytes.length) throw new Error('the disk took only part of the write');
-      if (flush === 'now') {
+      if (flush === 'soon') {
+        await writeAll(opened.handle, bytes);
+        scheduleFlush(path, opened);
+      } else if (opened.flushSoon === undefined) {
+        // Everything before these lines is on the disk, or being flushed there right now.
+        await opened.flushing;
+        const durable = await durableHandle(path, opened);
+        await writeAll(durable ?? opened.handle, bytes);
+        if (!durable) await opened.handle.datasync();
+      } else {
+        // Earlier lines wait for their flush: one flush of the whole file takes both.
         clearTimeout(opened.flushSoon);
         opened.flushSoon = undefined;
+        await writeAll(opened.handle, bytes);
         await opened.handle.datasync();
-      } else scheduleFlush(path, opened);
+      }
     } catch (error) {
       // Whatever landed of it goes, so the next line does not join a torn one.
       await opened.handle.truncate(opened.size).catch(() => closeHeld(path));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { constants, readFileSync } from 'node:fs';
 import {
   appendFile,
   open,
@@ -136,31 +137,57 @@ describe('the pending-operation journal', () => {
     expect((await readdir(inside)).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
-  it('flushes a recorded entry before it answers, and a removal soon after', async () => {
+  it('puts a recorded entry on the disk before it answers, and flushes a removal soon after', async () => {
     const journal = new OperationJournal(dir);
     await journal.record(second());
     // Flushes that earlier tests' removals left for later have happened by now.
     await new Promise((r) => setTimeout(r, 100));
     const probe = await open(join(dir, 'probe'), 'w');
-    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    const proto = Object.getPrototypeOf(probe) as {
+      datasync: () => Promise<void>;
+      write: (...args: unknown[]) => Promise<unknown>;
+    };
     await probe.close();
-    const datasync = proto.datasync;
-    let flushes = 0;
-    proto.datasync = function counted(this: unknown) {
-      flushes++;
+    const { datasync, write } = proto;
+    // Each write or flush as it happens: a flush, a write the disk has before it answers
+    // (through a handle opened O_DSYNC, as /proc tells), or a write left to the system.
+    const seen: string[] = [];
+    const synchronous = (fd: number): boolean => {
+      const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+      return (Number.parseInt(flags?.[1] ?? '0', 8) & (constants.O_DSYNC ?? 0)) !== 0;
+    };
+    proto.datasync = function counted(this: { fd: number }) {
+      seen.push('flush');
       return datasync.call(this);
+    };
+    proto.write = function counted(this: { fd: number }, ...args: unknown[]) {
+      seen.push(synchronous(this.fd) ? 'durable write' : 'write');
+      return write.apply(this, args);
     };
     try {
       await journal.record(entry());
-      expect(flushes).toBe(1);
+      expect(seen).toSatisfy(
+        (s: string[]) => s.join() === 'durable write' || s.join() === 'write,flush',
+      );
+      seen.length = 0;
       await journal.remove(entry());
-      expect(flushes).toBe(1);
+      expect(seen).toEqual(['write']);
       await new Promise((r) => setTimeout(r, 100));
-      expect(flushes).toBe(2);
+      expect(seen).toEqual(['write', 'flush']);
+      // A recorded entry that follows a removal not flushed yet flushes both.
+      seen.length = 0;
+      await journal.record(entry());
+      await journal.remove(entry());
+      await journal.record(entry({ submitStartedAt: '2026-11-23T10:00:01.000Z' }));
+      expect(seen.slice(-2)).toEqual(['write', 'flush']);
     } finally {
       proto.datasync = datasync;
+      proto.write = write;
     }
-    expect(await new OperationJournal(dir).list('sandbox')).toEqual([second()]);
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([
+      entry({ submitStartedAt: '2026-11-23T10:00:01.000Z' }),
+      second(),
+    ]);
   });
 
   it('takes turns with the file: a removal waits for a write in progress, and both land', async () => {
