@@ -297,17 +297,55 @@ const checkBalance = (tx: DecodedTransaction, profile: ExchangeProfile, f: Findi
   }
 };
 
+const findingsFor = (intent: SigningIntent, profile: ExchangeProfile): Findings => {
+  const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
+  return new Findings(intent.kind, !funds && unverifiedOrdersOf(profile) === 'warn');
+};
+
+/**
+ * What the trader asked for, checked against the transaction: every difference (refused) and
+ * every warning (signed only once the trader accepts it). The clock's part comes first.
+ */
 export const checkIntent = (
   tx: DecodedTransaction,
   intent: SigningIntent,
   profile: ExchangeProfile,
   options: CheckOptions = {},
 ): IntentReport => {
+  const timed = checkIntentTime(tx, intent, profile, options);
+  const rest = checkIntentTimeless(tx, intent, profile);
+  return {
+    differences: [...timed.differences, ...rest.differences],
+    warnings: [...timed.warnings, ...rest.warnings],
+  };
+};
+
+/**
+ * The part of `checkIntent` that depends on the clock (the validity interval against now), alone:
+ * all that can change between the review of some bytes and their signature.
+ */
+export const checkIntentTime = (
+  tx: DecodedTransaction,
+  intent: SigningIntent,
+  profile: ExchangeProfile,
+  options: CheckOptions = {},
+): IntentReport => {
   const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
-  const f = new Findings(intent.kind, !funds && unverifiedOrdersOf(profile) === 'warn');
+  const f = findingsFor(intent, profile);
+  checkTime(tx, profile, funds, options.now ?? Date.now(), f);
+  return { differences: f.differences, warnings: f.warnings };
+};
+
+/** Everything `checkIntent` checks but the clock: the same for the same transaction and intent. */
+export const checkIntentTimeless = (
+  tx: DecodedTransaction,
+  intent: SigningIntent,
+  profile: ExchangeProfile,
+): IntentReport => {
+  const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
+  const f = findingsFor(intent, profile);
   checkNetwork(tx, profile, f);
   checkStructure(tx, f);
-  checkTime(tx, profile, funds, options.now ?? Date.now(), f);
   checkFee(tx, profile, funds, f);
   checkBalance(tx, profile, f);
   const ourKeys = new Map<string, string>([[profile.operationKeyHash, 'trading key']]);

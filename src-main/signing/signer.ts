@@ -13,7 +13,8 @@ import {
   type OwnWallet,
 } from './decode';
 import {
-  checkIntent,
+  checkIntentTime,
+  checkIntentTimeless,
   type CancelOrderIntent,
   type DepositIntent,
   type IntentReport,
@@ -85,6 +86,8 @@ export interface SignerDeps {
 /** A trade transaction as `review` read it, and what it was read against (by identity). */
 interface ReadTrade {
   decoded: DecodedTransaction;
+  /** What the check found apart from the clock's part (which is checked again each time). */
+  timeless: IntentReport;
   own: OwnWallet;
   intent: SigningIntent;
   profile: ExchangeProfile;
@@ -151,17 +154,11 @@ export class TransactionSigner {
     profile: ExchangeProfile,
     options: ReviewOptions,
   ): Promise<Review> {
-    const known = new Map(options.knownOutputs ?? []);
+    const now = this.#now();
     for (const [id, out] of this.#signedOwn) {
-      if (this.#now() - out.at < OWN_OUTPUT_MEMORY_MS) known.set(id, out);
-      else {
-        this.#signedOwn.delete(id);
-        this.#signedOwnVersion++;
-      }
-    }
-    if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
-    if (intent.kind === 'withdrawal') {
-      for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
+      if (now - out.at < OWN_OUTPUT_MEMORY_MS) continue;
+      this.#signedOwn.delete(id);
+      this.#signedOwnVersion++;
     }
     const own = this.#ownWallet(wallet, profile.networkId);
     const context = {
@@ -172,31 +169,27 @@ export class TransactionSigner {
     };
     const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
     const read = funds ? undefined : this.#reviewedTrades.get(txHex);
-    const readBefore =
+    if (
       read &&
       read.own === own &&
       read.intent === intent &&
       read.profile === profile &&
       read.knownOutputs === options.knownOutputs &&
-      read.signedOwnVersion === this.#signedOwnVersion;
-    let decoded = readBefore
-      ? read.decoded
-      : decodeTransaction(txHex, { ...context, knownOutputs: known });
-    if (!funds && !readBefore) {
-      this.#reviewedTrades.delete(txHex);
-      this.#reviewedTrades.set(txHex, {
-        decoded,
-        own,
-        intent,
-        profile,
-        knownOutputs: options.knownOutputs,
-        signedOwnVersion: this.#signedOwnVersion,
-      });
-      for (const oldest of this.#reviewedTrades.keys()) {
-        if (this.#reviewedTrades.size <= REVIEWED_TRADES_KEPT) break;
-        this.#reviewedTrades.delete(oldest);
-      }
+      read.signedOwnVersion === this.#signedOwnVersion
+    ) {
+      // The same bytes, read against the same things: only the clock's part can differ now.
+      return {
+        decoded: read.decoded,
+        report: this.#withTime(read.decoded, intent, profile, read.timeless),
+      };
     }
+    const known = new Map(options.knownOutputs ?? []);
+    for (const [id, out] of this.#signedOwn) known.set(id, out);
+    if (intent.kind === 'deposit') for (const [id, out] of intent.inputs) known.set(id, out);
+    if (intent.kind === 'withdrawal') {
+      for (const [id, out] of intent.exchangeUtxos ?? []) known.set(id, out);
+    }
+    let decoded = decodeTransaction(txHex, { ...context, knownOutputs: known });
     const unaccounted = decoded.inputs.filter((i) => i.known === null).map((i) => i.id);
     let lookupProblem: string | null = null;
     if (funds && unaccounted.length) {
@@ -227,9 +220,9 @@ export class TransactionSigner {
         absentOutputs: absent,
       });
     }
-    const report = checkIntent(decoded, intent, profile, { now: this.#now() });
+    const timeless = checkIntentTimeless(decoded, intent, profile);
     if (lookupProblem !== null) {
-      report.differences.push(
+      timeless.differences.push(
         `Countersign could not check whose coins ${unaccounted.join(', ')} are (${lookupProblem}); it signs deposits and withdrawals only when every coin they spend is accounted for.`,
       );
     }
@@ -237,11 +230,42 @@ export class TransactionSigner {
       (intent.kind === 'place-order' || intent.kind === 'cancel-order') &&
       profile.operationKeyHash !== wallet.operationKeyHash
     ) {
-      report.differences.push(
+      timeless.differences.push(
         'It is meant for another trading key than this wallet’s (what you typed is what gets signed).',
       );
     }
+    if (!funds) {
+      this.#reviewedTrades.delete(txHex);
+      this.#reviewedTrades.set(txHex, {
+        decoded,
+        timeless,
+        own,
+        intent,
+        profile,
+        knownOutputs: options.knownOutputs,
+        signedOwnVersion: this.#signedOwnVersion,
+      });
+      for (const oldest of this.#reviewedTrades.keys()) {
+        if (this.#reviewedTrades.size <= REVIEWED_TRADES_KEPT) break;
+        this.#reviewedTrades.delete(oldest);
+      }
+    }
+    const report = this.#withTime(decoded, intent, profile, timeless);
     return { decoded, report };
+  }
+
+  /** The clock's findings now, before the rest of a check (as `checkIntent` orders them). */
+  #withTime(
+    decoded: DecodedTransaction,
+    intent: SigningIntent,
+    profile: ExchangeProfile,
+    timeless: IntentReport,
+  ): IntentReport {
+    const timed = checkIntentTime(decoded, intent, profile, { now: this.#now() });
+    return {
+      differences: [...timed.differences, ...timeless.differences],
+      warnings: [...timed.warnings, ...timeless.warnings],
+    };
   }
 
   /** Decodes and checks without signing: what the trader is shown before confirming. */
