@@ -1,6 +1,8 @@
 import * as Crypto from '@cardano-sdk/crypto';
+import { HexBlob } from '@cardano-sdk/util';
 import { bech32 } from '@scure/base';
 import { createCipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import {
@@ -18,6 +20,8 @@ import {
 } from '../../../fixtures/cardano/wallet-services';
 
 beforeAll(cryptoIsReady);
+
+const hexOf = (bytes: Uint8Array) => HexBlob(Buffer.from(bytes).toString('hex'));
 
 const newXprv = (): { xprv: string; expectedHash: string } => {
   const root = Crypto.Bip32PrivateKey.fromBip39Entropy(randomBytes(32), '');
@@ -166,6 +170,29 @@ describe('operation key', () => {
 });
 
 describe('signing key in memory', () => {
+  it('signs exactly as the SDK’s extended Ed25519 does, and its signatures verify', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 0, maxLength: 64 }),
+        (seed, message) => {
+          // A BIP32-Ed25519 root key from any entropy, then a child: keys as wallets make them.
+          const root = Crypto.Bip32PrivateKey.fromBip39Entropy(Buffer.from(seed), '');
+          const child = root.derive([harden(1852), harden(1815), harden(0), 0, 0]);
+          const raw = Buffer.from(child.toRawKey().bytes());
+          const sdk = Crypto.Ed25519PrivateKey.fromExtendedBytes(raw);
+          const ours = new SigningKey(Buffer.from(raw));
+          const signature = ours.sign(message);
+          expect(signature.toString('hex')).toBe(sdk.sign(hexOf(message)).hex());
+          expect(
+            sdk.toPublic().verify(Crypto.Ed25519Signature.fromBytes(signature), hexOf(message)),
+          ).toBe(true);
+        },
+      ),
+      { numRuns: 200, seed: 20261125 },
+    );
+  });
+
   it('zeroes its bytes when wiped and refuses to sign after', () => {
     const bytes = generateOperationKey();
     const key = new SigningKey(bytes);
