@@ -1,6 +1,7 @@
 import { Cardano } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { bech32 } from '@scure/base';
+import sodium from 'libsodium-wrappers-sumo';
 import { Hash28ByteBase16 } from '@cardano-sdk/crypto';
 import { AppError, ErrorCode } from '../../src-shared/errors';
 
@@ -15,8 +16,12 @@ export const PAYMENT_KEY_PATH = [0, 0] as const;
 export const STAKE_KEY_PATH = [2, 0] as const;
 
 let cryptoReady: Promise<void> | undefined;
-/** The SDK's synchronous crypto needs libsodium loaded once. */
-export const cryptoIsReady = (): Promise<void> => (cryptoReady ??= Crypto.ready());
+/**
+ * The SDK's synchronous crypto needs libsodium loaded once; so does the signing key's, which
+ * calls libsodium itself (the same instance wherever the SDK's module format resolves to it).
+ */
+export const cryptoIsReady = (): Promise<void> =>
+  (cryptoReady ??= Promise.all([Crypto.ready(), sodium.ready]).then(() => undefined));
 
 export const rootKeyFromEntropy = (entropy: Uint8Array): Crypto.Bip32PrivateKey =>
   Crypto.Bip32PrivateKey.fromBip39Entropy(Buffer.from(entropy), '');
