@@ -1,7 +1,15 @@
 import { Serialization } from '@cardano-sdk/core';
+import * as Crypto from '@cardano-sdk/crypto';
+import { HexBlob } from '@cardano-sdk/util';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
-import { addVkeyWitnesses, splitTransaction, transactionIdOf } from '../../../../src-main/signing';
+import {
+  addVkeyWitnesses,
+  keyHashOf,
+  splitTransaction,
+  transactionIdOf,
+} from '../../../../src-main/signing';
 import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   makeParties,
@@ -92,6 +100,19 @@ describe('witnesses added without re-encoding', () => {
   ])('refuses %s as INVALID_TRANSACTION', (_name, hex) => {
     expect(() => splitTransaction(hex)).toThrow(
       expect.objectContaining({ code: ErrorCode.InvalidTransaction }),
+    );
+  });
+});
+
+describe('hashes', () => {
+  it('give the SDK’s BLAKE2b digests: transaction ids (256 bits) and key hashes (224 bits)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 3000 }), (bytes) => {
+        const hex = HexBlob(Buffer.from(bytes).toString('hex'));
+        expect(transactionIdOf(bytes)).toBe(Crypto.blake2b.hash(hex, 32));
+        expect(keyHashOf(bytes)).toBe(Crypto.blake2b.hash(hex, 28));
+      }),
+      { numRuns: 300, seed: 20261125 },
     );
   });
 });
