@@ -35,6 +35,19 @@ export const fromSmallestUnit = (quantity: bigint | string, decimals: number): M
   new Money(quantity.toString()).div(new Money(10).pow(decimals));
 
 /**
+ * Integer smallest units → human units as text (`fromSmallestUnit(q, d).toFixed()`), by placing
+ * the decimal point in the integer's digits: exact, and without decimal arithmetic, for the
+ * amounts every transaction shown to the trader lists.
+ */
+export const smallestUnitText = (quantity: bigint, decimals: number): string => {
+  const negative = quantity < 0n;
+  const digits = (negative ? -quantity : quantity).toString().padStart(decimals + 1, '0');
+  const cut = digits.length - decimals;
+  const fraction = digits.slice(cut).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${digits.slice(0, cut)}${fraction ? `.${fraction}` : ''}`;
+};
+
+/**
  * A number received from JSON (e.g. a balance `free: 12.5`) → Money, through its shortest
  * decimal representation, so 0.1 stays 0.1 and not 0.1000000000000000055…
  */

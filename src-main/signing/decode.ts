@@ -1,6 +1,6 @@
 import { LOVELACE } from '../../src-shared/assets';
 import { AppError } from '../../src-shared/errors';
-import { fromSmallestUnit } from '../../src-shared/money';
+import { smallestUnitText } from '../../src-shared/money';
 import { readAddress, readAddressBytes, type ReadAddress } from './address';
 import { CborError, CborReader, Major } from './cbor';
 import { readPlutusData, readPlutusDataAt, type PlutusData } from './plutus-data';
@@ -190,7 +190,7 @@ export const displayAmounts = (
         unit,
         name,
         quantity: quantity.toString(),
-        amount: info ? fromSmallestUnit(quantity, info.decimals).toFixed() : quantity.toString(),
+        amount: info ? smallestUnitText(quantity, info.decimals) : quantity.toString(),
       };
     });
 

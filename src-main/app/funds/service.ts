@@ -9,7 +9,12 @@ import type {
 import { LOVELACE } from '../../../src-shared/assets';
 import type { Balance } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import { Money, fromSmallestUnit, toSmallestUnit } from '../../../src-shared/money';
+import {
+  Money,
+  fromSmallestUnit,
+  smallestUnitText,
+  toSmallestUnit,
+} from '../../../src-shared/money';
 import { refOf, totalOf, type InputUtxo } from '../../chain';
 import type { TransactionSigner } from '../../signing';
 import type { WalletBook } from '../../wallet';
@@ -71,13 +76,13 @@ const parseAmounts = (
   return out;
 };
 
-const ada = (lovelace: bigint): string => fromSmallestUnit(lovelace, 6).toFixed();
+const ada = (lovelace: bigint): string => smallestUnitText(lovelace, 6);
 
 const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): string =>
   [...amounts]
     .map(([unit, q]) => {
       const asset = assetOf(rules, unit);
-      return `${fromSmallestUnit(q, asset.decimals).toFixed()} ${asset.name}`;
+      return `${smallestUnitText(q, asset.decimals)} ${asset.name}`;
     })
     .join(' + ');
 

@@ -9,7 +9,7 @@ import type {
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
 import { assetInfo, LOVELACE } from '../../../src-shared/assets';
-import { fromSmallestUnit } from '../../../src-shared/money';
+import { smallestUnitText } from '../../../src-shared/money';
 import { totalOf, type ChainLookup } from '../../chain';
 import {
   accountKeyOf,
@@ -498,7 +498,7 @@ export class WalletService {
           unit,
           name: info.name,
           quantity: quantity.toString(),
-          amount: fromSmallestUnit(quantity, info.decimals).toFixed(),
+          amount: smallestUnitText(quantity, info.decimals),
         };
       })
       .sort((a, b) =>

@@ -1,4 +1,4 @@
-import { fromSmallestUnit, Money } from '../../../src-shared/money';
+import { Money, smallestUnitText } from '../../../src-shared/money';
 import type { DecodedOutput, DecodedTransaction } from '../decode';
 import {
   readIntentDatum,
@@ -41,7 +41,7 @@ const decimalsOf = (unit: string, profile: ExchangeProfile): number | null =>
 const nameOf = (unit: string, profile: ExchangeProfile): string =>
   unit === LOVELACE ? 'ADA' : (profile.assets?.get(unit)?.name ?? `${unit.slice(0, 8)}…`);
 
-const priceText = (p9: bigint): string => fromSmallestUnit(p9, 9).toFixed();
+const priceText = (p9: bigint): string => smallestUnitText(p9, 9);
 
 /** What an order locks: its size of base for a sell, ⌈size × price⌉ of quote for a buy. */
 const needed = (
@@ -81,7 +81,7 @@ const checkTerms = (
     const show = (q: bigint) =>
       decimals === null
         ? `${q} units`
-        : `${fromSmallestUnit(q, decimals).toFixed()} ${nameOf(terms.baseUnit, profile)}`;
+        : `${smallestUnitText(q, decimals)} ${nameOf(terms.baseUnit, profile)}`;
     f.refuse(
       `The order’s size is ${show(order.size)} instead of ${show(terms.quantityUnits)}`,
       'terms',

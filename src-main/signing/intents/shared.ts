@@ -1,4 +1,4 @@
-import { fromSmallestUnit } from '../../../src-shared/money';
+import { smallestUnitText } from '../../../src-shared/money';
 import {
   displayAmounts,
   LOVELACE,
@@ -66,8 +66,7 @@ export class Findings {
 
 const ADA_DECIMALS = 6;
 
-export const ada = (lovelace: bigint): string =>
-  `${fromSmallestUnit(lovelace, ADA_DECIMALS).toFixed()} ADA`;
+export const ada = (lovelace: bigint): string => `${smallestUnitText(lovelace, ADA_DECIMALS)} ADA`;
 
 /** Amounts in human units: `12.5 ADA + 3 USDM`. */
 export const describe = (amounts: Amounts, profile: ExchangeProfile): string =>

@@ -6,6 +6,7 @@ import {
   fromSmallestUnit,
   moneyFromWire,
   parseAmount,
+  smallestUnitText,
   toSmallestUnit,
 } from '../../../src-shared/money';
 
@@ -18,6 +19,26 @@ describe('money', () => {
       fc.property(fc.bigInt({ min: 0n, max: 45_000_000_000_000_000n }), (lovelace) => {
         expect(toSmallestUnit(fromSmallestUnit(lovelace, 6), 6)).toBe(lovelace);
       }),
+    );
+  });
+
+  it('writes smallest units as the exact human amount, as decimal arithmetic does', () => {
+    expect(smallestUnitText(1n, 6)).toBe('0.000001');
+    expect(smallestUnitText(12_500_000n, 6)).toBe('12.5');
+    expect(smallestUnitText(-3_000_000n, 6)).toBe('-3');
+    expect(smallestUnitText(0n, 6)).toBe('0');
+    expect(smallestUnitText(42n, 0)).toBe('42');
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+        fc.integer({ min: 0, max: 18 }),
+        (quantity, decimals) => {
+          expect(smallestUnitText(quantity, decimals)).toBe(
+            fromSmallestUnit(quantity, decimals).toFixed(),
+          );
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 
