@@ -82,16 +82,22 @@ export const readPlutusDataAt = (r: CborReader): PlutusData => read(r, 0);
 
 const isBytes = (d: PlutusData): d is Uint8Array => d instanceof Uint8Array;
 
+const sameItems = (x: readonly PlutusData[], y: readonly PlutusData[]): boolean => {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    if (!plutusEquals(x[i] as PlutusData, y[i] as PlutusData)) return false;
+  }
+  return true;
+};
+
 /** Structural equality (encodings may differ: definite or indefinite lists, tag 102 or 121…). */
 export const plutusEquals = (a: PlutusData, b: PlutusData): boolean => {
   if (typeof a === 'bigint' || typeof b === 'bigint') return a === b;
   if (isBytes(a) || isBytes(b)) return isBytes(a) && isBytes(b) && Buffer.from(a).equals(b);
   if (a.kind !== b.kind) return false;
-  const same = (x: readonly PlutusData[], y: readonly PlutusData[]) =>
-    x.length === y.length && x.every((item, i) => plutusEquals(item, y[i] as PlutusData));
-  if (a.kind === 'list' && b.kind === 'list') return same(a.items, b.items);
+  if (a.kind === 'list' && b.kind === 'list') return sameItems(a.items, b.items);
   if (a.kind === 'constr' && b.kind === 'constr') {
-    return a.index === b.index && same(a.fields, b.fields);
+    return a.index === b.index && sameItems(a.fields, b.fields);
   }
   if (a.kind === 'map' && b.kind === 'map') {
     return (
