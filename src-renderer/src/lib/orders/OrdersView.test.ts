@@ -105,6 +105,28 @@ describe('the Orders table', () => {
     expect(document.getElementById('orders-row-59995')).toBeNull();
   });
 
+  it('shows a screenful after a jump in the row elements already in the page', async () => {
+    setup();
+    await scrollTo(ROW * 50_000);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-50000'))).toContain('50,010.0000'),
+    );
+    const rows = rowsInPage();
+    const cells = rows.map((row) => within(row).getAllByRole('gridcell'));
+
+    await scrollTo(ROW * 80_000);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-80000'))).toContain('80,010.0000'),
+    );
+    // The same elements, in the same order, down to the cells: only their text changed.
+    expect(rowsInPage()).toEqual(rows);
+    for (const [k, row] of rowsInPage().entries()) {
+      expect(within(row).getAllByRole('gridcell')).toEqual(cells[k]);
+    }
+    expect(document.getElementById('orders-row-50000')).toBeNull();
+    expect(textOf(document.getElementById('orders-row-80003'))).toContain('80,013.0000');
+  });
+
   it('says a row is being read until main answers', async () => {
     const { gate } = setup();
     await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
@@ -124,7 +146,10 @@ describe('the Orders table', () => {
   it('opens a row’s order with its executions, from the mouse or the keyboard', async () => {
     setup();
     await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
-    await fireEvent.click(rowsInPage()[1] as HTMLElement);
+    // A click lands on a cell: the row it is in opens.
+    await fireEvent.click(
+      within(rowsInPage()[1] as HTMLElement).getAllByRole('gridcell')[4] as HTMLElement,
+    );
     const detail = await screen.findByRole('region', { name: /Sell 11\.0000 ADA/ });
     expect(textOf(within(detail).getByRole('region', { name: /Executions/ }))).toContain('fill-1');
 
