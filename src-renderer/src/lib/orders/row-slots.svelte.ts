@@ -8,130 +8,195 @@ export interface Placed<R> {
   readonly row: R | undefined;
 }
 
+/** The rows to draw, [start, end), and those of them in view, [viewStart, viewEnd). */
+export interface RowRange {
+  start: number;
+  end: number;
+  viewStart: number;
+  viewEnd: number;
+}
+
 /**
- * Which of a virtual list's row elements shows which row, so that the elements are reused as
- * the list scrolls instead of made anew: a record already on screen keeps its element wherever
- * it moves (a live update that pushes it down moves its element with it), a record read where
- * its placeholder stood takes that placeholder's element, and the rest take the elements of the
- * rows that left, in the order those stood, so a jump of a screen or more re-fills every element
- * where it is in the page (no element is moved or made, only its text changes).
+ * Which of a virtual list's row elements shows which row, so that the elements are reused as the
+ * list scrolls instead of made anew:
+ * - a record already drawn keeps its element wherever it moves (a live update that pushes it down
+ *   moves its element with it), and a row read where its placeholder stood takes that element;
+ * - the rest take the elements of rows that left, so a jump of a screen or more changes the text
+ *   of some thirty elements and makes none.
  *
- * `placed` is the window's rows in list order: keyed by slot, a screenful after a jump costs
- * the text of some thirty rows, not thirty rows made and thirty destroyed.
+ * `placed` lists the elements in the order of their slots, which never changes: an element is
+ * never moved in the page (a move is a removal and an insertion, whose style and layout the
+ * browser works out anew); the rows' places in the list are their `index` (the table gives
+ * assistive technology the list order).
+ *
+ * A frame that changes rows in view leaves the rows drawn beyond the view that would change to
+ * the next frame (`deferred`, then `catchUp()`): after a jump, the screen shows in one frame and
+ * the rows either side of it, there for the next scroll, follow in the next.
  */
 export class RowSlots<R> {
-  /** The slot each record (by key) had in the last placing. */
+  /** The entry each slot draws (undefined: the slot is not in the page). */
+  #entries: (Placed<R> | undefined)[] = [];
+  /** The slot each drawn record (by key) is in. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the derived's own memory: nothing reads it reactively
   #held = new Map<string, number>();
-  /** The last placing: its first index, and the slot at each of its indices in order. */
-  #start = 0;
-  #order: number[] = [];
-  /** The last placing's entries, by slot: an unchanged row keeps its object (nothing to redo). */
-  #entries: (Placed<R> | undefined)[] = [];
   #placed: Placed<R>[] = [];
-  /** Slots handed out so far (numbers 0 to count - 1). */
-  #count = 0;
   /** Working space, reused from one placing to the next (this runs once a frame while scrolling). */
   #slots: number[] = [];
   #rows: (R | undefined)[] = [];
+  #at: number[] = [];
   #used: boolean[] = [];
+  #next: (Placed<R> | undefined)[] = [];
+  #order: Placed<R>[] = [];
+  #catchUp = $state(0);
+  #all = false;
+  /** The last placing left rows beyond the view for the next frame (see `catchUp`). */
+  deferred = false;
 
   constructor(
-    private readonly start: () => number,
-    private readonly end: () => number,
+    private readonly range: () => RowRange,
     private readonly rowAt: (index: number) => R | undefined,
     private readonly keyOf: (row: R) => string,
   ) {}
 
-  readonly placed: readonly Placed<R>[] = $derived.by(() => this.place(this.start(), this.end()));
+  readonly placed: readonly Placed<R>[] = $derived.by(() => {
+    void this.#catchUp;
+    const all = this.#all;
+    this.#all = false;
+    return this.place(this.range(), all);
+  });
 
   /**
-   * Gives rows [start, end) their slots (see the class) and remembers them for the next; the
-   * same array as the last time when nothing changed.
+   * The entries of `placed` in list order (by index): `placed` itself when it is in that order
+   * already (after a jump it is), otherwise a list reused from one call to the next.
    */
-  place(start: number, end: number): Placed<R>[] {
+  inListOrder(): readonly Placed<R>[] {
+    const placed = this.placed;
+    let sorted = true;
+    for (let k = 1; k < placed.length && sorted; k++) {
+      sorted = (placed[k - 1]?.index ?? 0) < (placed[k]?.index ?? 0);
+    }
+    if (sorted) return placed;
+    const order = this.#order;
+    order.length = 0;
+    for (const entry of placed) {
+      let k = order.length;
+      order.push(entry);
+      for (; k > 0 && (order[k - 1]?.index ?? 0) > entry.index; k--)
+        order[k] = order[k - 1] as Placed<R>;
+      order[k] = entry;
+    }
+    return order;
+  }
+
+  /** Draws the rows a frame left for later (call after that frame is drawn). */
+  catchUp(): void {
+    this.#all = true;
+    this.#catchUp++;
+  }
+
+  /**
+   * Gives the rows of `range` their slots (see the class) and remembers them for the next; with
+   * `all`, none is left for later. The same array as the last time when nothing changed.
+   */
+  place({ start, end, viewStart, viewEnd }: RowRange, all = false): Placed<R>[] {
     const length = Math.max(0, end - start);
     const { keyOf } = this;
+    const entries = this.#entries;
+    const count = entries.length;
     const slots = this.#slots;
     const rows = this.#rows;
+    const at = this.#at;
     const used = this.#used;
-    const order = this.#order;
     slots.length = length;
     rows.length = length;
-    used.length = this.#count;
+    at.length = length;
+    at.fill(-1);
+    used.length = count;
     used.fill(false);
+    for (let slot = 0; slot < count; slot++) {
+      const index = entries[slot]?.index ?? -1;
+      if (index >= start && index < end) at[index - start] = slot;
+    }
     const take = (i: number, slot: number | undefined) => {
-      if (slot === undefined || used[slot]) return;
+      if (slot === undefined || slot < 0 || used[slot]) return;
       slots[i] = slot;
       used[slot] = true;
     };
-    // A record still in the window keeps its element.
+    // A record drawn keeps its element.
     for (let i = 0; i < length; i++) {
       const row = this.rowAt(start + i);
       rows[i] = row;
       slots[i] = -1;
       if (row !== undefined) take(i, this.#held.get(keyOf(row)));
     }
-    // A record read where its placeholder stood (or one read in place of another that left the
-    // list), and a placeholder still waiting, keep the element at their place.
-    for (let i = 0; i < length; i++) {
-      if (slots[i] === -1) take(i, order[start + i - this.#start]);
-    }
-    // The rest take the elements that left, top to bottom in the order those stood (so the
-    // page's order of them holds and nothing moves), then elements not in use, then new ones.
-    let next = 0;
-    let spare = 0;
-    const free = () => {
-      for (; next < order.length; next++) {
-        const slot = order[next] ?? -1;
-        if (!used[slot]) return slot;
-      }
-      for (; spare < this.#count; spare++) if (!used[spare] && !order.includes(spare)) return spare;
-      return this.#count++;
-    };
+    // A record read where its placeholder stood (or in place of one that left the list), and a
+    // placeholder still waiting, keep the element at their place.
+    for (let i = 0; i < length; i++) if (slots[i] === -1) take(i, at[i]);
+    // The rest take the elements of rows that left, then new ones.
+    let free = 0;
     for (let i = 0; i < length; i++) {
       if (slots[i] !== -1) continue;
-      const slot = free();
+      while (free < count && used[free]) free++;
+      const slot = free++;
       slots[i] = slot;
       used[slot] = true;
     }
 
-    let changed = length !== this.#placed.length;
-    const entries = this.#entries;
-    const placed: Placed<R>[] = [];
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i] ?? -1;
-      const index = start + i;
-      const row = rows[i];
-      const last = entries[slot];
-      const entry = last && last.index === index && last.row === row ? last : { slot, index, row };
-      if (entry !== this.#placed[i]) changed = true;
-      placed.push(entry);
+    const changes = (i: number) => {
+      const last = entries[slots[i] ?? -1];
+      return !last || last.index !== start + i || last.row !== rows[i];
+    };
+    let inView = false;
+    for (let i = Math.max(0, viewStart - start); i < Math.min(length, viewEnd - start); i++) {
+      if (changes(i)) inView = true;
     }
-    // Records that left, or went to another element, are no longer held where they were; the
-    // map changes only where the rows did.
-    const held = this.#held;
-    for (const slot of order) {
-      const row = entries[slot]?.row;
-      entries[slot] = undefined;
-      if (row === undefined) continue;
-      const key = keyOf(row);
-      const now = used[slot] ? rows[slots.indexOf(slot)] : undefined;
-      if ((now === undefined || keyOf(now) !== key) && held.get(key) === slot) held.delete(key);
-    }
-    for (let i = 0; i < length; i++) {
-      const entry = placed[i];
-      if (entry === undefined) continue;
-      entries[entry.slot] = entry;
-      if (entry.row !== undefined && held.get(keyOf(entry.row)) !== entry.slot) {
-        held.set(keyOf(entry.row), entry.slot);
+    // Rows beyond the view wait a frame when the view changed, if their element can stay as it
+    // is meanwhile: new, or still showing its own row at its place (or waiting at it).
+    this.deferred = false;
+    if (inView && !all) {
+      for (let i = 0; i < length; i++) {
+        const index = start + i;
+        if ((index >= viewStart && index < viewEnd) || !changes(i)) continue;
+        const slot = slots[i] ?? -1;
+        const last = entries[slot];
+        if (last && last.row !== undefined && this.rowAt(last.index) !== last.row) continue;
+        slots[i] = -1;
+        used[slot] = last !== undefined;
+        this.deferred = true;
       }
     }
-    this.#start = start;
-    this.#order = slots;
-    this.#slots = order;
+
+    // The new entries, by slot: those placed, those left as they were, and none for the rest.
+    const next = this.#next;
+    next.length = 0;
+    for (let i = 0; i < length; i++) {
+      const slot = slots[i] ?? -1;
+      if (slot === -1) continue;
+      const last = entries[slot];
+      const index = start + i;
+      const row = rows[i];
+      next[slot] = last && last.index === index && last.row === row ? last : { slot, index, row };
+    }
+    const size = Math.max(count, next.length);
+    let changed = false;
+    const placed: Placed<R>[] = [];
+    for (let slot = 0; slot < size; slot++) {
+      const entry = next[slot] ?? (used[slot] ? entries[slot] : undefined);
+      const last = entries[slot];
+      if (entry !== last) {
+        changed = true;
+        if (last?.row !== undefined && this.#held.get(keyOf(last.row)) === slot) {
+          this.#held.delete(keyOf(last.row));
+        }
+        if (entry?.row !== undefined) this.#held.set(keyOf(entry.row), slot);
+      }
+      entries[slot] = entry;
+      if (entry) placed.push(entry);
+    }
+    while (entries.length > 0 && entries[entries.length - 1] === undefined) entries.pop();
     rows.fill(undefined);
-    if (changed) this.#placed = placed;
+    next.length = 0;
+    if (changed || placed.length !== this.#placed.length) this.#placed = placed;
     return this.#placed;
   }
 }
