@@ -152,6 +152,9 @@ try {
   /** Per scroll pattern (wheel, drag, page, jump): each round's worst frame. */
   const patternWorst: Record<string, number[]> = {};
   const cpuWorst: number[] = [];
+  /** Garbage collection within each round's worst frame, and the worst frame with none. */
+  const gcInWorst: number[] = [];
+  const worstWithoutGc: number[] = [];
   const cpuP99: number[] = [];
   const waiting: number[] = [];
   const settle: number[] = [];
@@ -268,6 +271,9 @@ try {
       const worstOf = (patternWorst[name] ??= Array.from({ length: ROUNDS }, () => 0));
       worstOf[round] = Math.max(worstOf[round] ?? 0, ms);
     }
+    const worstAt = frames.work.indexOf(Math.max(...frames.work));
+    gcInWorst.push(frames.gc[worstAt] ?? 0);
+    worstWithoutGc.push(Math.max(...frames.work.filter((_, k) => frames.gc[k] === 0)));
     cpuWorst.push(Math.max(...frames.cpu));
     cpuP99.push(percentile(frames.cpu, 0.99));
     waiting.push(run.framesWaiting / run.frames);
@@ -286,6 +292,8 @@ try {
     cpu_worst_frame_worst: round(Math.max(...cpuWorst)),
     cpu_p99_frame_median: round(percentile(cpuP99, 0.5)),
     chrome_frame_duration_worst: round(Math.max(...chromeWorst)),
+    gc_in_worst_frame_median: round(percentile(gcInWorst, 0.5)),
+    worst_frame_without_gc_median: round(percentile(worstWithoutGc, 0.5)),
     worst_frame_median_by_pattern: Object.fromEntries(
       Object.entries(patternWorst).map(([name, values]) => [name, round(percentile(values, 0.5))]),
     ),
@@ -317,13 +325,15 @@ interface TraceEvent {
  * `AnimationFrame`: from the first task that led to the frame until it was drawn): the
  * main-thread work in it (top-level tasks: input, messages from main, script, style, layout,
  * paint, garbage collection) in wall time and in the thread's time on a CPU (on a machine
- * others share, a task also waits for a core), and Chromium's duration of the frame.
+ * others share, a task also waits for a core), Chromium's duration of the frame, the scroll
+ * pattern it belongs to and the garbage collection within it.
  */
 function frameWork(events: TraceEvent[]): {
   work: number[];
   cpu: number[];
   chrome: number[];
   pattern: string[];
+  gc: number[];
 } {
   const main = events.find(
     (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
@@ -339,12 +349,25 @@ function frameWork(events: TraceEvent[]): {
   const tasks = onMain
     .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X')
     .sort((a, b) => a.ts - b.ts);
+  // Garbage collection on the thread (V8's heap and, with it, Blink's): scavenges, full
+  // collections and incremental marking's steps, as merged intervals.
+  const GC_EVENT = /^(MinorGC|MajorGC|V8\.GC_MC_INCREMENTAL\w*)$/;
+  const collections: Array<[number, number]> = [];
+  for (const e of onMain
+    .filter((e) => e.ph === 'X' && GC_EVENT.test(e.name))
+    .sort((a, b) => a.ts - b.ts)) {
+    const last = collections.at(-1);
+    const stop = e.ts + (e.dur ?? 0);
+    if (last && e.ts <= last[1]) last[1] = Math.max(last[1], stop);
+    else collections.push([e.ts, stop]);
+  }
   const begins = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'b');
   const ends = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'e');
   const work: number[] = [];
   const cpu: number[] = [];
   const chrome: number[] = [];
   const pattern: string[] = [];
+  const gc: number[] = [];
   for (const begin of begins) {
     const end = ends.find((e) => e.id2?.local === begin.id2?.local && e.ts >= begin.ts);
     if (!end || begin.ts < from || end.ts > to) continue;
@@ -363,7 +386,13 @@ function frameWork(events: TraceEvent[]): {
     chrome.push(begin.args?.animation_frame_timing_info?.duration_ms ?? (end.ts - begin.ts) / 1000);
     // The pattern whose step this frame drew (its mark is made in the frame's callback).
     pattern.push(patterns.findLast((p) => p.ts <= end.ts)?.name ?? '');
+    let collecting = 0;
+    for (const [start, stop] of collections) {
+      if (start >= end.ts) break;
+      if (stop > begin.ts) collecting += Math.min(stop, end.ts) - Math.max(start, begin.ts);
+    }
+    gc.push(collecting / 1000);
   }
   if (work.length === 0) throw new Error('the trace has no animation frame while scrolling');
-  return { work, cpu, chrome, pattern };
+  return { work, cpu, chrome, pattern, gc };
 }
