@@ -294,8 +294,12 @@ try {
     chrome_frame_duration_worst: round(Math.max(...chromeWorst)),
     gc_in_worst_frame_median: round(percentile(gcInWorst, 0.5)),
     worst_frame_without_gc_median: round(percentile(worstWithoutGc, 0.5)),
-    worst_frame_median_by_pattern: Object.fromEntries(
-      Object.entries(patternWorst).map(([name, values]) => [name, round(percentile(values, 0.5))]),
+    // worst_frame_median_wheel, _drag, _page, _jump
+    ...Object.fromEntries(
+      Object.entries(patternWorst).map(([name, values]) => [
+        `worst_frame_median_${name}`,
+        round(percentile(values, 0.5)),
+      ]),
     ),
     frames_with_rows_waiting_pct: round(percentile(waiting, 0.5) * 100, 1),
     rows_filled_after_move_median: round(percentile(settle, 0.5)),
