@@ -149,7 +149,12 @@ try {
   const p99: number[] = [];
   const medians: number[] = [];
   const chromeWorst: number[] = [];
+  /** Per scroll pattern (wheel, drag, page, jump): each round's worst frame. */
+  const patternWorst: Record<string, number[]> = {};
   const cpuWorst: number[] = [];
+  /** Garbage collection within each round's worst frame, and the worst frame with none. */
+  const gcInWorst: number[] = [];
+  const worstWithoutGc: number[] = [];
   const cpuP99: number[] = [];
   const waiting: number[] = [];
   const settle: number[] = [];
@@ -170,8 +175,10 @@ try {
       const HEADER = 30;
       const view = grid.clientHeight;
       const end = grid.scrollHeight - view;
-      /** Scroll positions, one a frame. */
+      /** Scroll positions, one a frame, and where each pattern of them begins. */
       const steps: number[] = [];
+      const patterns = new Map<number, string>();
+      const pattern = (name: string) => patterns.set(steps.length, name);
       let at = 0;
       const go = (to: number) => steps.push((at = Math.max(0, Math.min(end, Math.round(to)))));
       const hold = (frames: number) => {
@@ -182,19 +189,24 @@ try {
         for (let n = 0; n < notches; n++)
           for (const part of [40, 30, 20, 10]) go(at + direction * part);
       };
+      pattern('wheel');
       flick(15, 1);
       hold(10);
       // The scrollbar's thumb dragged to the bottom over 4 s: a few screens a frame.
       const from = at;
+      pattern('drag');
       for (let f = 1; f <= 240; f++) go(from + ((end - from) * f) / 240);
       hold(10);
       // Page Up, a screen at a time, then flicks up.
+      pattern('page');
       for (let p = 0; p < 20; p++) {
         go(at - (view - HEADER - ROW));
         hold(5);
       }
+      pattern('wheel');
       flick(15, -1);
       // Jumps (a click on the scrollbar's track, Home, End), with a pause after each.
+      pattern('jump');
       for (const fraction of [0.25, 0.75, 0.5, 0, 1, 0.1]) {
         go(end * fraction);
         hold(20);
@@ -217,9 +229,11 @@ try {
       let movedAt = 0;
       let previous = 0;
       performance.mark('bench-scroll-start');
-      for (const position of steps) {
+      for (const [step, position] of steps.entries()) {
         await new Promise<void>((frame) =>
           requestAnimationFrame(() => {
+            const name = patterns.get(step);
+            if (name) performance.mark(`bench-pattern-${name}`);
             const t0 = performance.now();
             if (position !== previous) movedAt = t0;
             previous = position;
@@ -252,6 +266,14 @@ try {
     p99.push(percentile(frames.work, 0.99));
     medians.push(percentile(frames.work, 0.5));
     chromeWorst.push(Math.max(...frames.chrome));
+    for (const [k, name] of frames.pattern.entries()) {
+      const ms = frames.work[k] ?? 0;
+      const worstOf = (patternWorst[name] ??= Array.from({ length: ROUNDS }, () => 0));
+      worstOf[round] = Math.max(worstOf[round] ?? 0, ms);
+    }
+    const worstAt = frames.work.indexOf(Math.max(...frames.work));
+    gcInWorst.push(frames.gc[worstAt] ?? 0);
+    worstWithoutGc.push(Math.max(...frames.work.filter((_, k) => frames.gc[k] === 0)));
     cpuWorst.push(Math.max(...frames.cpu));
     cpuP99.push(percentile(frames.cpu, 0.99));
     waiting.push(run.framesWaiting / run.frames);
@@ -270,6 +292,15 @@ try {
     cpu_worst_frame_worst: round(Math.max(...cpuWorst)),
     cpu_p99_frame_median: round(percentile(cpuP99, 0.5)),
     chrome_frame_duration_worst: round(Math.max(...chromeWorst)),
+    gc_in_worst_frame_median: round(percentile(gcInWorst, 0.5)),
+    worst_frame_without_gc_median: round(percentile(worstWithoutGc, 0.5)),
+    // worst_frame_median_wheel, _drag, _page, _jump
+    ...Object.fromEntries(
+      Object.entries(patternWorst).map(([name, values]) => [
+        `worst_frame_median_${name}`,
+        round(percentile(values, 0.5)),
+      ]),
+    ),
     frames_with_rows_waiting_pct: round(percentile(waiting, 0.5) * 100, 1),
     rows_filled_after_move_median: round(percentile(settle, 0.5)),
     rows_filled_after_move_worst: round(Math.max(...settle)),
@@ -298,9 +329,16 @@ interface TraceEvent {
  * `AnimationFrame`: from the first task that led to the frame until it was drawn): the
  * main-thread work in it (top-level tasks: input, messages from main, script, style, layout,
  * paint, garbage collection) in wall time and in the thread's time on a CPU (on a machine
- * others share, a task also waits for a core), and Chromium's duration of the frame.
+ * others share, a task also waits for a core), Chromium's duration of the frame, the scroll
+ * pattern it belongs to and the garbage collection within it.
  */
-function frameWork(events: TraceEvent[]): { work: number[]; cpu: number[]; chrome: number[] } {
+function frameWork(events: TraceEvent[]): {
+  work: number[];
+  cpu: number[];
+  chrome: number[];
+  pattern: string[];
+  gc: number[];
+} {
   const main = events.find(
     (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
   );
@@ -308,14 +346,32 @@ function frameWork(events: TraceEvent[]): { work: number[]; cpu: number[]; chrom
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
   const mark = (name: string) => onMain.find((e) => e.name === name)?.ts ?? Number.NaN;
   const [from, to] = [mark('bench-scroll-start'), mark('bench-scroll-end')];
+  const patterns = onMain
+    .filter((e) => e.name.startsWith('bench-pattern-'))
+    .map((e) => ({ ts: e.ts, name: e.name.slice('bench-pattern-'.length) }))
+    .sort((a, b) => a.ts - b.ts);
   const tasks = onMain
     .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X')
     .sort((a, b) => a.ts - b.ts);
+  // Garbage collection on the thread (V8's heap and, with it, Blink's): scavenges, full
+  // collections and incremental marking's steps, as merged intervals.
+  const GC_EVENT = /^(MinorGC|MajorGC|V8\.GC_MC_INCREMENTAL\w*)$/;
+  const collections: Array<[number, number]> = [];
+  for (const e of onMain
+    .filter((e) => e.ph === 'X' && GC_EVENT.test(e.name))
+    .sort((a, b) => a.ts - b.ts)) {
+    const last = collections.at(-1);
+    const stop = e.ts + (e.dur ?? 0);
+    if (last && e.ts <= last[1]) last[1] = Math.max(last[1], stop);
+    else collections.push([e.ts, stop]);
+  }
   const begins = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'b');
   const ends = onMain.filter((e) => e.name === 'AnimationFrame' && e.ph === 'e');
   const work: number[] = [];
   const cpu: number[] = [];
   const chrome: number[] = [];
+  const pattern: string[] = [];
+  const gc: number[] = [];
   for (const begin of begins) {
     const end = ends.find((e) => e.id2?.local === begin.id2?.local && e.ts >= begin.ts);
     if (!end || begin.ts < from || end.ts > to) continue;
@@ -332,7 +388,15 @@ function frameWork(events: TraceEvent[]): { work: number[]; cpu: number[]; chrom
     work.push(busy / 1000);
     cpu.push(onCpu / 1000);
     chrome.push(begin.args?.animation_frame_timing_info?.duration_ms ?? (end.ts - begin.ts) / 1000);
+    // The pattern whose step this frame drew (its mark is made in the frame's callback).
+    pattern.push(patterns.findLast((p) => p.ts <= end.ts)?.name ?? '');
+    let collecting = 0;
+    for (const [start, stop] of collections) {
+      if (start >= end.ts) break;
+      if (stop > begin.ts) collecting += Math.min(stop, end.ts) - Math.max(start, begin.ts);
+    }
+    gc.push(collecting / 1000);
   }
   if (work.length === 0) throw new Error('the trace has no animation frame while scrolling');
-  return { work, cpu, chrome };
+  return { work, cpu, chrome, pattern, gc };
 }

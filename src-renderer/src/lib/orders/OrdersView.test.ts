@@ -95,14 +95,67 @@ describe('the Orders table', () => {
     );
     expect(asked.at(-1)).toMatchObject({ offset: 59_950, read: 'held' });
 
-    // One row further: the rows still in view keep their elements and their text; the first
-    // of the rows above the view (the table draws a few either side) leaves the page.
+    // The rows beside the view (the table draws a few either side) follow a frame later.
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-60003'))).toContain('60,013.0000'),
+    );
+
+    // One row further: the rows still drawn keep their elements and their text; the first of
+    // the rows above the view leaves the page.
     const kept = document.getElementById('orders-row-60003');
     expect(document.getElementById('orders-row-59995')).not.toBeNull();
     await scrollTo(ROW * 60_001);
     expect(document.getElementById('orders-row-60003')).toBe(kept);
     expect(textOf(kept)).toContain('60,013.0000');
     expect(document.getElementById('orders-row-59995')).toBeNull();
+  });
+
+  it('shows a screenful after a jump in the row elements already in the page', async () => {
+    setup();
+    await scrollTo(ROW * 50_000);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-50000'))).toContain('50,010.0000'),
+    );
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-50003'))).toContain('50,013.0000'),
+    );
+    const rows = rowsInPage();
+    const cells = rows.map((row) => within(row).getAllByRole('gridcell'));
+
+    await scrollTo(ROW * 80_000);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-80003'))).toContain('80,013.0000'),
+    );
+    // The same elements, in the same order, down to the cells: only their text changed.
+    expect(rowsInPage()).toEqual(rows);
+    for (const [k, row] of rowsInPage().entries()) {
+      expect(within(row).getAllByRole('gridcell')).toEqual(cells[k]);
+    }
+    expect(document.getElementById('orders-row-50000')).toBeNull();
+    expect(textOf(document.getElementById('orders-row-80000'))).toContain('80,010.0000');
+  });
+
+  it('gives assistive technology the rows in list order, whatever the elements’ order', async () => {
+    setup();
+    await scrollTo(ROW * 40_000);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-40003'))).toContain('40,013.0000'),
+    );
+    // A few rows down: the elements of rows that left show the rows that came, where they are.
+    for (const row of [40_001, 40_002, 40_003]) await scrollTo(ROW * row);
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-40006'))).toContain('40,016.0000'),
+    );
+    const inPage = rowsInPage().map((row) => row.id);
+    const body = within(grid()).getAllByRole('rowgroup')[1];
+    const owned = body?.getAttribute('aria-owns')?.split(' ') ?? [];
+    expect(owned).toEqual([...inPage].sort((a, b) => Number(a.slice(11)) - Number(b.slice(11))));
+    expect(owned[0]).toBe('orders-row-39998');
+    expect(owned).not.toEqual(inPage);
+    for (const id of owned) {
+      const index = Number(id.slice(11));
+      expect(document.getElementById(id)?.getAttribute('aria-rowindex')).toBe(String(index + 2));
+    }
   });
 
   it('says a row is being read until main answers', async () => {
@@ -123,8 +176,10 @@ describe('the Orders table', () => {
 
   it('opens a row’s order with its executions, from the mouse or the keyboard', async () => {
     setup();
-    await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
-    await fireEvent.click(rowsInPage()[1] as HTMLElement);
+    const second = () => document.getElementById('orders-row-1') as HTMLElement;
+    await waitFor(() => expect(textOf(second())).toContain('11.0000'));
+    // A click lands on a cell: the row it is in opens.
+    await fireEvent.click(within(second()).getAllByRole('gridcell')[4] as HTMLElement);
     const detail = await screen.findByRole('region', { name: /Sell 11\.0000 ADA/ });
     expect(textOf(within(detail).getByRole('region', { name: /Executions/ }))).toContain('fill-1');
 

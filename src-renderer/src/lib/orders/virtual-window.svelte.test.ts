@@ -8,6 +8,7 @@ describe('VirtualWindow', () => {
     expect([w.start, w.end]).toEqual([0, 25]);
     w.scrollTop = 28 * 50_000;
     expect([w.start, w.end]).toEqual([49_995, 50_025]);
+    expect([w.viewStart, w.viewEnd]).toEqual([50_000, 50_020]);
     expect(w.height).toBe(2_800_000);
   });
 
@@ -16,6 +17,7 @@ describe('VirtualWindow', () => {
     w.viewportHeight = 560;
     w.scrollTop = 10_000;
     expect(w.end).toBe(10);
+    expect([w.viewStart, w.viewEnd]).toEqual([10, 10]);
     expect(new VirtualWindow(() => 0, 28).end).toBe(0);
   });
 

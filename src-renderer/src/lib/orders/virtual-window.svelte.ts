@@ -16,16 +16,19 @@ export class VirtualWindow {
   readonly total = $derived.by(() => this.count());
   /** Height of the whole list, for the scrollbar. */
   readonly height = $derived.by(() => this.total * this.rowHeight);
-  readonly start = $derived.by(() =>
-    Math.max(0, Math.floor(this.scrollTop / this.rowHeight) - this.overscan),
+  /** The rows at least partly in view: [viewStart, viewEnd). */
+  readonly viewStart = $derived.by(() =>
+    Math.min(this.total, Math.floor(this.scrollTop / this.rowHeight)),
   );
-  readonly end = $derived.by(() =>
+  readonly viewEnd = $derived.by(() =>
     Math.min(
       this.total,
-      Math.ceil((this.scrollTop + Math.max(this.viewportHeight, this.rowHeight)) / this.rowHeight) +
-        this.overscan,
+      Math.ceil((this.scrollTop + Math.max(this.viewportHeight, this.rowHeight)) / this.rowHeight),
     ),
   );
+  /** The rows drawn: those in view and `overscan` either side. */
+  readonly start = $derived.by(() => Math.max(0, this.viewStart - this.overscan));
+  readonly end = $derived.by(() => Math.min(this.total, this.viewEnd + this.overscan));
   /** How many whole rows fit: a page for PageUp / PageDown. */
   readonly pageSize = $derived.by(() =>
     Math.max(1, Math.floor(this.viewportHeight / this.rowHeight) - 1),

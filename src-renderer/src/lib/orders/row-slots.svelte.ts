@@ -1,0 +1,202 @@
+/** One row of a virtual list as the page draws it: which element (slot) shows which row. */
+export interface Placed<R> {
+  /** The element's own number, for `{#each}` to key it by. */
+  readonly slot: number;
+  /** The row's place in the list. */
+  readonly index: number;
+  /** The record there, or undefined while it is being read. */
+  readonly row: R | undefined;
+}
+
+/** The rows to draw, [start, end), and those of them in view, [viewStart, viewEnd). */
+export interface RowRange {
+  start: number;
+  end: number;
+  viewStart: number;
+  viewEnd: number;
+}
+
+/**
+ * Which of a virtual list's row elements shows which row, so that the elements are reused as the
+ * list scrolls instead of made anew:
+ * - a record already drawn keeps its element wherever it moves (a live update that pushes it down
+ *   moves its element with it), and a row read where its placeholder stood takes that element;
+ * - the rest take the elements of rows that left, so a jump of a screen or more changes the text
+ *   of some thirty elements and makes none.
+ *
+ * `placed` lists the elements in the order of their slots, which never changes: an element is
+ * never moved in the page (a move is a removal and an insertion, whose style and layout the
+ * browser works out anew); the rows' places in the list are their `index` (the table gives
+ * assistive technology the list order).
+ *
+ * A frame that changes rows in view leaves the rows drawn beyond the view that would change to
+ * the next frame (`deferred`, then `catchUp()`): after a jump, the screen shows in one frame and
+ * the rows either side of it, there for the next scroll, follow in the next.
+ */
+export class RowSlots<R> {
+  /** The entry each slot draws (undefined: the slot is not in the page). */
+  #entries: (Placed<R> | undefined)[] = [];
+  /** The slot each drawn record (by key) is in. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the derived's own memory: nothing reads it reactively
+  #held = new Map<string, number>();
+  #placed: Placed<R>[] = [];
+  /** Working space, reused from one placing to the next (this runs once a frame while scrolling). */
+  #slots: number[] = [];
+  #rows: (R | undefined)[] = [];
+  #at: number[] = [];
+  #used: boolean[] = [];
+  #next: (Placed<R> | undefined)[] = [];
+  #order: Placed<R>[] = [];
+  #catchUp = $state(0);
+  #all = false;
+  /** The last placing left rows beyond the view for the next frame (see `catchUp`). */
+  deferred = false;
+
+  constructor(
+    private readonly range: () => RowRange,
+    private readonly rowAt: (index: number) => R | undefined,
+    private readonly keyOf: (row: R) => string,
+  ) {}
+
+  readonly placed: readonly Placed<R>[] = $derived.by(() => {
+    void this.#catchUp;
+    const all = this.#all;
+    this.#all = false;
+    return this.place(this.range(), all);
+  });
+
+  /**
+   * The entries of `placed` in list order (by index): `placed` itself when it is in that order
+   * already (after a jump it is), otherwise a list reused from one call to the next.
+   */
+  inListOrder(): readonly Placed<R>[] {
+    const placed = this.placed;
+    let sorted = true;
+    for (let k = 1; k < placed.length && sorted; k++) {
+      sorted = (placed[k - 1]?.index ?? 0) < (placed[k]?.index ?? 0);
+    }
+    if (sorted) return placed;
+    const order = this.#order;
+    order.length = 0;
+    for (const entry of placed) {
+      let k = order.length;
+      order.push(entry);
+      for (; k > 0 && (order[k - 1]?.index ?? 0) > entry.index; k--)
+        order[k] = order[k - 1] as Placed<R>;
+      order[k] = entry;
+    }
+    return order;
+  }
+
+  /** Draws the rows a frame left for later (call after that frame is drawn). */
+  catchUp(): void {
+    this.#all = true;
+    this.#catchUp++;
+  }
+
+  /**
+   * Gives the rows of `range` their slots (see the class) and remembers them for the next; with
+   * `all`, none is left for later. The same array as the last time when nothing changed.
+   */
+  place({ start, end, viewStart, viewEnd }: RowRange, all = false): Placed<R>[] {
+    const length = Math.max(0, end - start);
+    const { keyOf } = this;
+    const entries = this.#entries;
+    const count = entries.length;
+    const slots = this.#slots;
+    const rows = this.#rows;
+    const at = this.#at;
+    const used = this.#used;
+    slots.length = length;
+    rows.length = length;
+    at.length = length;
+    at.fill(-1);
+    used.length = count;
+    used.fill(false);
+    for (let slot = 0; slot < count; slot++) {
+      const index = entries[slot]?.index ?? -1;
+      if (index >= start && index < end) at[index - start] = slot;
+    }
+    const take = (i: number, slot: number | undefined) => {
+      if (slot === undefined || slot < 0 || used[slot]) return;
+      slots[i] = slot;
+      used[slot] = true;
+    };
+    // A record drawn keeps its element.
+    for (let i = 0; i < length; i++) {
+      const row = this.rowAt(start + i);
+      rows[i] = row;
+      slots[i] = -1;
+      if (row !== undefined) take(i, this.#held.get(keyOf(row)));
+    }
+    // A record read where its placeholder stood (or in place of one that left the list), and a
+    // placeholder still waiting, keep the element at their place.
+    for (let i = 0; i < length; i++) if (slots[i] === -1) take(i, at[i]);
+    // The rest take the elements of rows that left, then new ones.
+    let free = 0;
+    for (let i = 0; i < length; i++) {
+      if (slots[i] !== -1) continue;
+      while (free < count && used[free]) free++;
+      const slot = free++;
+      slots[i] = slot;
+      used[slot] = true;
+    }
+
+    const changes = (i: number) => {
+      const last = entries[slots[i] ?? -1];
+      return !last || last.index !== start + i || last.row !== rows[i];
+    };
+    let inView = false;
+    for (let i = Math.max(0, viewStart - start); i < Math.min(length, viewEnd - start); i++) {
+      if (changes(i)) inView = true;
+    }
+    // Rows beyond the view wait a frame when the view changed, if their element can stay as it
+    // is meanwhile: new, or still showing its own row at its place (or waiting at it).
+    this.deferred = false;
+    if (inView && !all) {
+      for (let i = 0; i < length; i++) {
+        const index = start + i;
+        if ((index >= viewStart && index < viewEnd) || !changes(i)) continue;
+        const slot = slots[i] ?? -1;
+        const last = entries[slot];
+        if (last && last.row !== undefined && this.rowAt(last.index) !== last.row) continue;
+        slots[i] = -1;
+        used[slot] = last !== undefined;
+        this.deferred = true;
+      }
+    }
+
+    // The new entries, by slot: those placed, those left as they were, and none for the rest.
+    const next = this.#next;
+    next.length = 0;
+    for (let i = 0; i < length; i++) {
+      const slot = slots[i] ?? -1;
+      if (slot === -1) continue;
+      const last = entries[slot];
+      const index = start + i;
+      const row = rows[i];
+      next[slot] = last && last.index === index && last.row === row ? last : { slot, index, row };
+    }
+    const size = Math.max(count, next.length);
+    let changed = false;
+    const placed: Placed<R>[] = [];
+    for (let slot = 0; slot < size; slot++) {
+      const entry = next[slot] ?? (used[slot] ? entries[slot] : undefined);
+      const last = entries[slot];
+      if (entry !== last) {
+        changed = true;
+        if (last?.row !== undefined && this.#held.get(keyOf(last.row)) === slot) {
+          this.#held.delete(keyOf(last.row));
+        }
+        if (entry?.row !== undefined) this.#held.set(keyOf(entry.row), slot);
+      }
+      entries[slot] = entry;
+      if (entry) placed.push(entry);
+    }
+    while (entries.length > 0 && entries[entries.length - 1] === undefined) entries.pop();
+    rows.fill(undefined);
+    next.length = 0;
+    if (changed || placed.length !== this.#placed.length) this.#placed = placed;
+    return this.#placed;
+  }
+}
