@@ -434,6 +434,8 @@ export class HttpTransport {
       const stop = (reason: Error): void => {
         stopped ??= reason;
         if (controller && !controller.aborted) controller.abort(reason);
+        // Still waiting for a connection: it answers now, and is dropped when its turn comes.
+        else if (!controller) finish(reason);
       };
       const timer = setTimeout(() => stop(new Interrupted('timeout')), this.#timeoutMs);
       const onAbort = (): void => stop(new Interrupted('cancelled'));

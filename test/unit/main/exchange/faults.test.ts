@@ -1,4 +1,5 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../../../src-shared/money';
 import { ErrorCode } from '../../../../src-shared/errors';
@@ -222,6 +223,26 @@ describe('the connection failing', () => {
     const sent = await failure(submit(c));
     expect(sent).toMatchObject({ failure: 'timeout', ambiguous: true });
     expect(server.hits('/order/submit')).toHaveLength(1);
+  });
+
+  it('a request still waiting for a connection ends at its own deadline', async () => {
+    route['GET /accounts/balance'] = () => undefined; // never answers: holds the one connection
+    const dispatcher = new Agent({ connections: 1 });
+    try {
+      const patient = client({ timeoutMs: 10_000, retry: { attempts: 1 }, dispatcher });
+      const held = patient.balances().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      const e = await failure(
+        client({ timeoutMs: 300, retry: { attempts: 1 }, dispatcher }).balances(),
+      );
+      expect(e).toMatchObject({ failure: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await dispatcher.destroy();
+      await held;
+    } finally {
+      if (!dispatcher.destroyed) await dispatcher.destroy();
+    }
   });
 
   it('a slow trickle is cut at the deadline, even though bytes keep coming', async () => {
