@@ -149,6 +149,28 @@ export class TradingService {
       const account = await activeAccount(this.deps.book, connection);
       const quantity = new Money(order.quantity);
       const price = order.price === undefined ? undefined : new Money(order.price);
+      // Everything the check needs that does not depend on the exchange's answer is ready before
+      // the build is asked for, so the build's answer is read, signed and sent without delay.
+      const lockAsset = assetOf(rules, result.lockUnit);
+      const lockQuantity = toSmallestUnit(
+        result.lockAmount.toDecimalPlaces(lockAsset.decimals, Money.ROUND_UP),
+        lockAsset.decimals,
+      );
+      const { unverifiedOrders } = await this.deps.settings.read();
+      const profile = signingProfile(connection, account, rules, {
+        accountAddress: await this.deps.accountAddress(connection, account),
+        ...(connection.choice.name !== 'sandbox'
+          ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
+          : {}),
+      });
+      const terms = {
+        side: order.side,
+        type: order.type,
+        baseUnit: market.baseUnit,
+        quoteUnit: market.quoteUnit,
+        quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
+        price: price ?? worstAcceptedPrice(order, result.worst),
+      };
       let built: { orderId: string; txHex: string };
       try {
         // The order before it must have landed, or both would spend the same account coin.
@@ -166,18 +188,6 @@ export class TradingService {
         throw this.#withFigures(error, result);
       }
       this.deps.operations.progress(operation, 'checking');
-      const lockAsset = assetOf(rules, result.lockUnit);
-      const lockQuantity = toSmallestUnit(
-        result.lockAmount.toDecimalPlaces(lockAsset.decimals, Money.ROUND_UP),
-        lockAsset.decimals,
-      );
-      const { unverifiedOrders } = await this.deps.settings.read();
-      const profile = signingProfile(connection, account, rules, {
-        accountAddress: await this.deps.accountAddress(connection, account),
-        ...(connection.choice.name !== 'sandbox'
-          ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
-          : {}),
-      });
       const intent: PlaceOrderIntent = {
         kind: 'place-order',
         lock: {
@@ -185,15 +195,7 @@ export class TradingService {
           quantity: lockQuantity,
           ...(result.lockIsUpperBound ? { upTo: true } : {}),
         },
-        terms: {
-          orderId: built.orderId,
-          side: order.side,
-          type: order.type,
-          baseUnit: market.baseUnit,
-          quoteUnit: market.quoteUnit,
-          quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
-          price: price ?? worstAcceptedPrice(order, result.worst),
-        },
+        terms: { orderId: built.orderId, ...terms },
       };
       return this.deps.operations.review(operation, {
         kind: 'place-order',
@@ -265,9 +267,7 @@ export class TradingService {
     try {
       const rules = await connection.rules();
       const account = await activeAccount(this.deps.book, connection);
-      await this.deps.operations.tradesSettled();
-      const { txHex } = await client.buildCancel(order.id);
-      this.deps.operations.progress(operation, 'checking');
+      // As for an order: what the check needs is ready before the build is asked for.
       const { unverifiedOrders } = await this.deps.settings.read();
       const profile = signingProfile(connection, account, rules, {
         accountAddress: await this.deps.accountAddress(connection, account),
@@ -275,6 +275,9 @@ export class TradingService {
           ? { unverifiedOrders: unverifiedOrders[connection.choice.name] }
           : {}),
       });
+      await this.deps.operations.tradesSettled();
+      const { txHex } = await client.buildCancel(order.id);
+      this.deps.operations.progress(operation, 'checking');
       const intent: CancelOrderIntent = {
         kind: 'cancel-order',
         orderId: order.id,
