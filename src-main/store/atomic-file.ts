@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, writeSync } from 'node:fs';
 import {
   chmod,
   mkdir,
@@ -415,6 +415,17 @@ const writeAll = async (handle: FileHandle, bytes: Buffer): Promise<void> => {
 };
 
 /**
+ * The same for a write that does not wait for the disk: it lands in the system's cache at once,
+ * so it is made right here rather than on the thread pool, whose round trip cost several times
+ * as long as the write itself on the path of every order.
+ */
+const writeAllNow = (handle: FileHandle, bytes: Buffer): void => {
+  if (writeSync(handle.fd, bytes) !== bytes.length) {
+    throw new Error('the disk took only part of the write');
+  }
+};
+
+/**
  * Flushes soon what an append left unflushed. Not in the file's turn: a flush may run beside an
  * append (each flushes what was written before it), and the handle is closed only after it.
  */
@@ -452,7 +463,7 @@ export const appendLines = (
     const bytes = Buffer.from(text, 'utf8');
     try {
       if (flush === 'soon') {
-        await writeAll(opened.handle, bytes);
+        writeAllNow(opened.handle, bytes);
         scheduleFlush(path, opened);
       } else if (opened.flushSoon === undefined) {
         // Everything before these lines is on the disk, or being flushed there right now.

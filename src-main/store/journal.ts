@@ -15,7 +15,9 @@ import {
 
 /**
  * The pending-operation journal: a signed transaction is written here before it is submitted,
- * and removed once the exchange has it. After a crash the next start finds what was left, and
+ * and removed once the exchange has it. An order or a cancel is first recorded, unsigned, as soon
+ * as the exchange has built it (on the disk before it is signed), and its signed transaction
+ * follows in the same file before it is sent: see `record`. After a crash the next start finds what was left, and
  * the app asks the exchange what became of each before offering to submit or discard it. One
  * folder per network, so nothing signed for one exchange is ever offered to another.
  *
@@ -33,8 +35,18 @@ export const JournalEntry = z.object({
   title: z.string(),
   network: z.string(),
   signedAt: z.string(),
-  txId: z.string().regex(/^[0-9a-f]{64}$/),
-  signedTxHex: z.string().regex(/^[0-9a-f]+$/),
+  /**
+   * Both null for an order or a cancel recorded when it was built, before it was signed: its
+   * order record tells what became of it, and there is nothing of it to send again.
+   */
+  txId: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  signedTxHex: z
+    .string()
+    .regex(/^[0-9a-f]+$/)
+    .nullable(),
   /** Orders: the id the build answered (submit needs it; the record tells if it landed). */
   orderId: z.string().nullable(),
   /** Cancels: the order being cancelled (its status tells if the cancel landed). */
@@ -114,13 +126,9 @@ export class OperationJournal {
     return join(this.#dir(network), JOURNAL_FILE);
   }
 
-  async #append(network: string, change: Change): Promise<void> {
+  async #append(network: string, change: Change, flush: 'now' | 'soon'): Promise<void> {
     const file = this.#file(network);
     this.#opened.add(file);
-    // A removal lost to a power cut brings back an entry the exchange already has: the next
-    // start asks the exchange about it and finds it landed. So only a recorded entry waits for
-    // the disk's flush; a removal is written at once (kill -9 cannot undo it) and flushed soon.
-    const flush = 'put' in change ? 'now' : 'soon';
     const { size } = await appendLines(file, lineOf(change), { flush });
     if (size > REWRITE_AFTER_BYTES) await this.#rewrite(file);
   }
@@ -135,10 +143,19 @@ export class OperationJournal {
     });
   }
 
-  /** Records a signed transaction (or replaces its entry); resolves once it is on disk. */
-  async record(entry: JournalEntry): Promise<void> {
-    const put = JournalEntry.parse(entry);
-    await this.#append(put.network, { put });
+  /**
+   * Records an operation (or replaces its entry); resolves once it is on the disk. With
+   * `flush: 'soon'` it resolves once the line is written (a crash of the app cannot undo it) and
+   * flushes it to the disk at once in the background: for an order's or a cancel's signed
+   * transaction, whose entry is already on the disk. A power cut in that moment can lose only
+   * the signed bytes; the entry stays, and the exchange's order record says what became of it.
+   */
+  async record(
+    entry: JournalEntry,
+    { flush = 'now' }: { flush?: 'now' | 'soon' } = {},
+  ): Promise<void> {
+    // Typed where it is made; every line is checked when it is read back.
+    await this.#append(entry.network, { put: entry }, flush);
   }
 
   async update(entry: JournalEntry, change: Partial<JournalEntry>): Promise<JournalEntry> {
@@ -152,7 +169,10 @@ export class OperationJournal {
    * (a kill -9 cannot undo it), flushed to the disk within milliseconds.
    */
   async remove(entry: { network: string; id: string }): Promise<void> {
-    await this.#append(entry.network, { remove: JournalEntry.shape.id.parse(entry.id) });
+    // A removal lost to a power cut brings back an entry the exchange already has: the next
+    // start asks the exchange about it and finds it landed. So it is written at once (kill -9
+    // cannot undo it) and flushed soon.
+    await this.#append(entry.network, { remove: JournalEntry.shape.id.parse(entry.id) }, 'soon');
     const older = this.#oneFileEach.get(entry.id);
     if (older) {
       await removeFile(older);

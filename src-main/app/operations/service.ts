@@ -65,7 +65,16 @@ export interface ToReview {
 
 interface Prepared extends Built {
   id: string;
+  /**
+   * An order's or a cancel's entry in the journal, recorded unsigned when it was built (while the
+   * signer reads it): resolves once it is on the disk, or rejects with why it could not be.
+   */
+  recorded?: { entry: JournalEntry; written: Promise<void> } | undefined;
 }
+
+/** Why an order or a cancel recorded when it was built, and never signed, cannot be sent. */
+const NOTHING_SIGNED =
+  'Countersign stopped before this was signed, so there is nothing of it to send. Check your open orders, and place it again if it is not there.';
 
 /** The exchange's answer to a transaction it already has. */
 const ALREADY_SUBMITTED = 4302;
@@ -88,8 +97,9 @@ export interface OperationsDeps {
 
 /**
  * Confirms prepared operations: sign (after the signer's intent check, again) → journal →
- * submit → done. A signed transaction is on disk before it leaves, and leaves the journal only
- * once the exchange has it (or the trader discards it). An ambiguous failure is never re-sent
+ * submit → done. A signed transaction is in the journal before it leaves, and leaves the journal
+ * only once the exchange has it (or the trader discards it). An order or a cancel is journaled,
+ * unsigned, as soon as it is built, so its disk flush is not on the way to the submit. An ambiguous failure is never re-sent
  * blindly: the exchange is asked first whether it took effect.
  */
 export class OperationsService {
@@ -141,31 +151,102 @@ export class OperationsService {
    * The signer reads the transaction and checks it against the intent; the result is held for
    * the confirmation dialog. Every area's prepare step ends here.
    */
-  async review(operation: { id: string }, request: ToReview): Promise<PreparedOperation> {
+  async review(
+    operation: { id: string; title: string },
+    request: ToReview,
+  ): Promise<PreparedOperation> {
     const { keys, orderTerms, ttlSeconds, ...built } = request;
-    const review = await this.deps.signer.review(request.txHex, request.intent, request.profile, {
-      coins: request.connection.chain(),
-    });
+    const expiresAt = this.#now() + ttlSeconds * 1000;
+    const recorded = isTrade(request.kind)
+      ? this.#recordBuilt(operation, request, expiresAt)
+      : undefined;
+    let review: Awaited<ReturnType<TransactionSigner['review']>>;
+    try {
+      review = await this.deps.signer.review(request.txHex, request.intent, request.profile, {
+        coins: request.connection.chain(),
+      });
+    } catch (error) {
+      this.#unrecord(recorded);
+      throw error;
+    }
+    // What differs from the trader's intent can never be signed: it leaves the journal at once.
+    if (review.report.differences.length) this.#unrecord(recorded);
     const carriesOrder = review.decoded.outputs.some((o) => o.party === 'exchange-intent');
-    return this.register(operation, {
-      ...built,
-      summary: summarise(
-        review.decoded,
-        request.connection.networkId,
-        keys,
-        carriesOrder ? (orderTerms ?? null) : null,
-      ),
-      report: review.report,
-      expiresAt: this.#now() + ttlSeconds * 1000,
-    });
+    return this.register(
+      operation,
+      {
+        ...built,
+        summary: summarise(
+          review.decoded,
+          request.connection.networkId,
+          keys,
+          carriesOrder ? (orderTerms ?? null) : null,
+        ),
+        report: review.report,
+        expiresAt,
+      },
+      review.report.differences.length ? undefined : recorded,
+    );
   }
 
-  register(operation: { id: string }, built: Built): PreparedOperation {
-    const prepared: Prepared = { ...built, id: operation.id };
+  /**
+   * Starts recording an order or a cancel the exchange built, unsigned, so that the disk's flush
+   * runs while the signer reads it and the trader confirms: once it is signed, only its signed
+   * bytes remain to be written before they are sent.
+   */
+  #recordBuilt(
+    operation: { id: string; title: string },
+    request: ToReview,
+    expiresAt: number,
+  ): Prepared['recorded'] {
+    const entry: JournalEntry = {
+      id: operation.id,
+      kind: request.kind,
+      title: operation.title,
+      network: request.connection.key,
+      signedAt: new Date(this.#now()).toISOString(),
+      txId: null,
+      signedTxHex: null,
+      orderId: request.orderId,
+      cancelsOrderId: request.cancelsOrderId,
+      expiresAt,
+      submitStartedAt: null,
+    };
+    const written = this.deps.journal.record(entry);
+    // Awaited before signing, where a failure is the trader's answer; never left unhandled.
+    written.catch(() => undefined);
+    return { entry, written };
+  }
+
+  /** An unsigned entry whose operation ends here (discarded, refused, replaced) leaves the journal. */
+  #unrecord(recorded: Prepared['recorded']): void {
+    if (!recorded) return;
+    recorded.written
+      .then(() => this.deps.journal.remove(recorded.entry))
+      .catch((error: unknown) => {
+        // Left behind, it is looked up and cleared on the next start.
+        this.deps.logger.warn('could not clear an unsigned entry from the journal', error);
+      });
+  }
+
+  /** Forgets a prepared operation that will not be signed. */
+  #forget(prepared: Prepared): void {
+    this.#prepared.delete(prepared.id);
+    this.#unrecord(prepared.recorded);
+  }
+
+  register(
+    operation: { id: string },
+    built: Built,
+    recorded?: Prepared['recorded'],
+  ): PreparedOperation {
+    const prepared: Prepared = { ...built, id: operation.id, recorded };
     // Only the newest few wait; an abandoned dialog does not keep transactions forever.
     if (this.#prepared.size >= 20) {
-      const oldest = this.#prepared.keys().next().value;
-      if (oldest !== undefined) this.#prepared.delete(oldest);
+      const oldest = this.#prepared.values().next().value;
+      // One being confirmed keeps its entry: its own confirmation decides what becomes of it.
+      if (oldest && this.#confirming.has(oldest.id)) this.#prepared.delete(oldest.id);
+      else if (oldest) this.#forget(oldest);
     }
     this.#prepared.set(prepared.id, prepared);
     this.progress(prepared, 'awaiting-confirmation');
@@ -186,7 +267,7 @@ export class OperationsService {
   discard(operationId: string): null {
     const prepared = this.#prepared.get(operationId);
     if (prepared) {
-      this.#prepared.delete(operationId);
+      this.#forget(prepared);
       this.progress(prepared, 'discarded');
     }
     return null;
@@ -243,14 +324,14 @@ export class OperationsService {
   ): Promise<OperationResult> {
     const current = await this.deps.network.connection();
     if (current !== prepared.connection || prepared.connection.closed) {
-      this.#prepared.delete(prepared.id);
+      this.#forget(prepared);
       throw new AppError(
         ErrorCode.InvalidInput,
         'The network changed after this was prepared. Nothing was signed; start it again.',
       );
     }
     if (prepared.expiresAt !== null && prepared.expiresAt <= this.#now()) {
-      this.#prepared.delete(prepared.id);
+      this.#forget(prepared);
       throw new AppError(
         ErrorCode.Exchange,
         'The exchange’s transaction expired before it was confirmed. Nothing was signed; start it again.',
@@ -273,6 +354,8 @@ export class OperationsService {
     this.progress(prepared, 'signing');
     let signed: SignedTransaction;
     try {
+      // Its unsigned entry is on the disk before anything is signed.
+      await prepared.recorded?.written;
       const options = {
         acceptedWarnings: request.acceptedWarnings ?? [],
         coins: prepared.connection.chain(),
@@ -297,14 +380,17 @@ export class OperationsService {
       const retryable =
         error instanceof AppError &&
         (error.code === ErrorCode.WrongPassword || error.code === ErrorCode.TooManyAttempts);
-      if (!retryable) {
-        this.#prepared.delete(prepared.id);
-      }
+      if (!retryable) this.#forget(prepared);
       this.#failed(prepared, error);
       throw error;
     }
     this.#prepared.delete(prepared.id);
-    this.#claim(signed.txId, prepared);
+    try {
+      this.#claim(signed.txId, prepared);
+    } catch (error) {
+      this.#unrecord(prepared.recorded);
+      throw error;
+    }
 
     let entry: JournalEntry = {
       id: prepared.id,
@@ -321,10 +407,11 @@ export class OperationsService {
     };
     if (isTrade(prepared.kind)) {
       // After a crash, a trade's fate is read from the exchange's order record whether or not
-      // its submit had begun, so one durable write before the submit is enough (a disk flush
-      // is most of an order's own cost).
+      // its submit had begun. Its entry has been on the disk since it was built, so its signed
+      // bytes need only be written before they leave (a crash of the app cannot undo that) and
+      // are flushed while the submit is on its way: a disk flush was most of an order's own cost.
       entry = { ...entry, submitStartedAt: entry.signedAt };
-      await this.deps.journal.record(entry);
+      await this.deps.journal.record(entry, { flush: prepared.recorded ? 'soon' : 'now' });
       this.progress(prepared, 'journaled');
     } else {
       // A fund movement's L1 transaction cannot be looked up the same way: the journal must
@@ -383,26 +470,28 @@ export class OperationsService {
   }
 
   async #submit(connection: Connection, entry: JournalEntry): Promise<OperationResult> {
+    const { signedTxHex } = entry;
+    if (signedTxHex === null) throw new AppError(ErrorCode.InvalidInput, NOTHING_SIGNED);
     const client = await this.#client(connection);
     const base = { operationId: entry.id, kind: entry.kind, title: entry.title };
     switch (entry.kind) {
       case 'place-order': {
         const order = await client.submitOrder({
           orderId: entry.orderId ?? '',
-          signedTx: entry.signedTxHex,
+          signedTx: signedTxHex,
         });
         return { ...base, txHash: entry.txId, order };
       }
       case 'cancel-order': {
-        const { txHash } = await client.submitCancel(entry.signedTxHex);
+        const { txHash } = await client.submitCancel(signedTxHex);
         return { ...base, txHash: txHash ?? entry.txId, order: null };
       }
       case 'deposit': {
-        const { txHash } = await client.submitDeposit(entry.signedTxHex);
+        const { txHash } = await client.submitDeposit(signedTxHex);
         return { ...base, txHash, order: null };
       }
       case 'withdrawal': {
-        const { txHash } = await client.submitWithdrawal(entry.signedTxHex);
+        const { txHash } = await client.submitWithdrawal(signedTxHex);
         return { ...base, txHash, order: null };
       }
     }
@@ -519,11 +608,29 @@ export class OperationsService {
     };
   }
 
+  /**
+   * An order or a cancel recorded when it was built and never signed in this journal: nothing of
+   * it can be sent, so it is never the trader's to decide. Once the exchange has been asked, it
+   * leaves the journal (if the signed bytes were lost to a power cut after it was sent, it is in
+   * the exchange's orders like any other); when the exchange cannot be asked, it stays, to be
+   * asked again. One being prepared in this run (its dialog may be open) is left alone.
+   */
+  async #settleUnsigned(connection: Connection, entry: JournalEntry): Promise<void> {
+    if (this.#prepared.has(entry.id) || this.#confirming.has(entry.id)) return;
+    const { state } = await this.#stateOf(connection, entry);
+    if (state !== 'unknown') await this.deps.journal.remove(entry);
+  }
+
   async pending(): Promise<PendingOperation[]> {
     const connection = await this.deps.network.connection();
     const entries = await this.deps.journal.list(connection.key);
     const out: PendingOperation[] = [];
     for (const entry of entries) {
+      const { txId } = entry;
+      if (txId === null || entry.signedTxHex === null) {
+        await this.#settleUnsigned(connection, entry);
+        continue;
+      }
       const state = await this.#stateOf(connection, entry);
       out.push({
         id: entry.id,
@@ -531,7 +638,7 @@ export class OperationsService {
         title: entry.title,
         network: connection.label,
         signedAt: entry.signedAt,
-        txId: entry.txId,
+        txId,
         ...state,
       });
     }
@@ -548,7 +655,11 @@ export class OperationsService {
     try {
       const connection = await this.deps.network.connection();
       const entries = await this.deps.journal.list(connection.key);
-      if (entries.length) await this.#announcePending(connection);
+      if (!entries.length) return;
+      const pending = await this.pending();
+      if (pending.length && (await this.deps.network.connection()) === connection) {
+        this.deps.emit('operations:pending', pending);
+      }
     } catch (error) {
       this.deps.logger.warn('could not check the journal of pending operations', error);
     }
@@ -586,6 +697,10 @@ export class OperationsService {
       );
     }
     const operation = { id: entry.id, kind: entry.kind, title: entry.title };
+    if (request.action === 'submit' && entry.signedTxHex === null) {
+      await this.#settleUnsigned(connection, entry);
+      throw new AppError(ErrorCode.InvalidInput, NOTHING_SIGNED);
+    }
     if (request.action === 'discard') {
       await this.deps.journal.remove(entry);
       this.progress(operation, 'discarded');

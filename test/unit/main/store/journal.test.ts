@@ -64,6 +64,15 @@ describe('the pending-operation journal', () => {
     expect(await new OperationJournal(dir).list('sandbox')).toEqual([]);
   });
 
+  it('keeps an order recorded when it was built, before it has a transaction id or signature', async () => {
+    const built = entry({ txId: null, signedTxHex: null });
+    await new OperationJournal(dir).record(built);
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([built]);
+    const signed = entry({ submitStartedAt: '2026-11-23T10:00:01.000Z' });
+    await new OperationJournal(dir).record(signed, { flush: 'soon' });
+    expect(await new OperationJournal(dir).list('sandbox')).toEqual([signed]);
+  });
+
   it('lists the latest version of an entry, oldest entry first', async () => {
     const journal = new OperationJournal(dir);
     await journal.record(second());
@@ -169,11 +178,26 @@ describe('the pending-operation journal', () => {
       expect(seen).toSatisfy(
         (s: string[]) => s.join() === 'durable write' || s.join() === 'write,flush',
       );
+      // A removal, or an entry recorded with `flush: 'soon'`, is in the file when the call
+      // answers (written at once, no trip to the thread pool), and flushed right after.
+      const file = join(await folder(), JOURNAL_FILE);
+      const lines = (): string[] => readFileSync(file, 'utf8').trim().split('\n');
       seen.length = 0;
+      const before = lines().length;
       await journal.remove(entry());
-      expect(seen).toEqual(['write']);
+      expect(lines()).toHaveLength(before + 1);
+      expect(lines().at(-1)).toMatch(/^\{"remove":/);
+      expect(seen).toEqual([]);
       await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toEqual(['write', 'flush']);
+      expect(seen).toEqual(['flush']);
+      seen.length = 0;
+      await journal.record(entry({ signedTxHex: '84a5' }), { flush: 'soon' });
+      expect(lines().at(-1)).toContain('"signedTxHex":"84a5"');
+      expect(seen).toEqual([]);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual(['flush']);
+      await journal.remove(entry());
+      await new Promise((r) => setTimeout(r, 100));
       // A recorded entry that follows a removal not flushed yet flushes both.
       seen.length = 0;
       await journal.record(entry());
