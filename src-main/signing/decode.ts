@@ -1,12 +1,11 @@
 import { LOVELACE } from '../../src-shared/assets';
-import { AppError } from '../../src-shared/errors';
 import { smallestUnitText } from '../../src-shared/money';
 import { readAddress, readAddressBytes, type ReadAddress } from './address';
-import { CborError, CborReader, Major } from './cbor';
+import { CborError, Major, type CborReader } from './cbor';
 import { readPlutusData, readPlutusDataAt, type PlutusData } from './plutus-data';
 import {
   blake2b256,
-  existingVkeyWitnesses,
+  readVkeyWitnesses,
   invalidTransaction,
   splitTransaction,
   transactionIdOf,
@@ -437,6 +436,7 @@ interface WitnessContents {
   scripts: Count;
   datums: Count;
   bootstrap: Count;
+  vkeys: VkeyWitness[];
 }
 
 /** A container's item count without reading the items (they are skipped). */
@@ -448,9 +448,15 @@ const countItems = (r: CborReader): number => {
   return n;
 };
 
-const readWitnessSet = (bytes: Uint8Array): WitnessContents => {
-  const r = new CborReader(bytes);
-  const out: WitnessContents = { redeemers: [], scripts: null, datums: null, bootstrap: null };
+/** Reads the witness set where the reader stands (its vkey witnesses among the rest). */
+const readWitnessSet = (r: CborReader): WitnessContents => {
+  const out: WitnessContents = {
+    redeemers: [],
+    scripts: null,
+    datums: null,
+    bootstrap: null,
+    vkeys: [],
+  };
   const seen = new Set<number>();
   const length = r.map();
   for (let i = 0; r.more(length, i); i++) {
@@ -460,7 +466,7 @@ const readWitnessSet = (bytes: Uint8Array): WitnessContents => {
     seen.add(key);
     switch (key) {
       case 0:
-        r.skip();
+        out.vkeys = readVkeyWitnesses(r).items.map(({ vkey, signature }) => ({ vkey, signature }));
         break;
       case 1:
       case 3:
@@ -481,7 +487,6 @@ const readWitnessSet = (bytes: Uint8Array): WitnessContents => {
         fail(r, `the witness set has a field (${key}) the ledger does not have`, at);
     }
   }
-  r.end();
   return out;
 };
 
@@ -506,8 +511,9 @@ interface RawBody {
 
 const SLOT_LIMIT = 2 ** 53 - 1;
 
-const readBody = (bytes: Uint8Array): RawBody => {
-  const r = new CborReader(bytes);
+/** Reads the body where the reader stands. */
+const readBody = (r: CborReader): RawBody => {
+  const start = r.pos;
   const body: RawBody = {
     inputs: [],
     outputs: [],
@@ -628,11 +634,10 @@ const readBody = (bytes: Uint8Array): RawBody => {
         fail(r, `the body has a field (${key}) Conway transactions do not have`, at);
     }
   }
-  r.end();
   if (!seen.has(0) || !seen.has(1) || !seen.has(2)) {
-    fail(r, 'the body lacks its inputs, outputs or fee', 0);
+    fail(r, 'the body lacks its inputs, outputs or fee', start);
   }
-  if (body.inputs.length === 0) fail(r, 'the transaction spends nothing', 0);
+  if (body.inputs.length === 0) fail(r, 'the transaction spends nothing', start);
   return body;
 };
 
@@ -647,19 +652,15 @@ const knownInput = (id: string, context: DecodeContext): DecodedInput['known'] =
 };
 
 export const decodeTransaction = (txHex: string, context: DecodeContext): DecodedTransaction => {
-  const bytes = splitTransaction(txHex);
-  let body: RawBody;
-  let witnesses: WitnessContents;
-  let vkeys: VkeyWitness[];
-  try {
-    body = readBody(bytes.body);
-    witnesses = readWitnessSet(bytes.witnessSet);
-    vkeys = existingVkeyWitnesses(bytes.witnessSet);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (error instanceof CborError) throw invalidTransaction(error.message, error);
-    throw invalidTransaction('malformed CBOR', error);
-  }
+  // The body and the witness set are read in the pass that cuts the transaction into its parts.
+  let body: RawBody | undefined;
+  let witnesses: WitnessContents | undefined;
+  const bytes = splitTransaction(txHex, {
+    body: (r) => (body = readBody(r)),
+    witnessSet: (r) => (witnesses = readWitnessSet(r)),
+  });
+  if (!body || !witnesses) throw invalidTransaction('its body or witness set was not read');
+  const vkeys = witnesses.vkeys;
   const outputs: DecodedOutput[] = body.outputs.map((o, index) => ({
     index,
     address: o.address.text,

@@ -30,15 +30,26 @@ export const invalidTransaction = (why: string, cause?: unknown): AppError =>
     { cause },
   );
 
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+/**
+ * Readers of a transaction's parts, each called with the reader standing at the part's first
+ * byte and leaving it just after the part: the decoder reads the body and the witness set in the
+ * same pass that cuts them out, instead of skipping them first and reading them again.
+ */
+export interface PartReaders {
+  body?: (r: CborReader) => void;
+  witnessSet?: (r: CborReader) => void;
+}
 
 /**
  * Cuts a transaction `[body, witness set, is_valid, auxiliary data | null]` (a definite 4-item
  * array, as the Conway ledger writes it) into its parts. Nothing may follow it.
  */
-export const splitTransaction = (txHex: string): TransactionBytes => {
-  if (!HEX.test(txHex)) throw invalidTransaction('it is not hex-encoded CBOR');
+export const splitTransaction = (txHex: string, read: PartReaders = {}): TransactionBytes => {
+  // Hex decoding stops at the first character that is not a hex digit (or a last lone one).
   const bytes = Buffer.from(txHex, 'hex');
+  if (bytes.length === 0 || bytes.length * 2 !== txHex.length) {
+    throw invalidTransaction('it is not hex-encoded CBOR');
+  }
   const r = new CborReader(bytes);
   try {
     if (r.peekMajor() !== 4) throw invalidTransaction('not a transaction');
@@ -46,9 +57,12 @@ export const splitTransaction = (txHex: string): TransactionBytes => {
     if (length !== 4) throw invalidTransaction('not a transaction of four parts');
     const headLength = r.pos;
     if (r.peekMajor() !== 5) throw invalidTransaction('the body is not a map');
-    const body = r.raw();
+    if (read.body) read.body(r);
+    else r.skip();
+    const body = bytes.subarray(headLength, r.pos);
     if (r.peekMajor() !== 5) throw invalidTransaction('no witness set');
-    r.skip();
+    if (read.witnessSet) read.witnessSet(r);
+    else r.skip();
     const tailStart = r.pos;
     const isValid = r.bool();
     let auxiliaryData: Buffer | null = null;
@@ -128,9 +142,35 @@ const head = (major: number, n: number): Buffer => {
 const byteString = (b: Uint8Array): Buffer => Buffer.concat([head(2, b.length), b]);
 const SET_TAG = Buffer.from('d90102', 'hex');
 
+/** Witness-set key 0: whether it is a tagged set, and each witness with its exact bytes. */
+export interface VkeyWitnessEntries {
+  tagged: boolean;
+  items: Array<VkeyWitness & { raw: Uint8Array }>;
+}
+
+/** Reads witness-set key 0 where the reader stands: each vkey witness, with its bytes. */
+export const readVkeyWitnesses = (r: CborReader): VkeyWitnessEntries => {
+  let tagged = false;
+  if (r.peekMajor() === 6) {
+    if (r.tag() !== 258) r.fail('unexpected tag in the vkey witnesses');
+    tagged = true;
+  }
+  const items: VkeyWitnessEntries['items'] = [];
+  const n = r.array();
+  for (let j = 0; r.more(n, j); j++) {
+    const itemStart = r.pos;
+    const indefinite = r.tuple(2, 'a vkey witness');
+    const vkey = r.bytesValue();
+    const signature = r.bytesValue();
+    r.endTuple(indefinite, 'a vkey witness');
+    items.push({ raw: r.bytes.subarray(itemStart, r.pos), vkey, signature });
+  }
+  return { tagged, items };
+};
+
 interface WitnessSetEntries {
   entries: Array<[number, Uint8Array]>;
-  vkeys: { tagged: boolean; items: Array<{ raw: Uint8Array; vkey: string }> } | null;
+  vkeys: VkeyWitnessEntries | null;
 }
 
 /** The witness set's entries (raw), and its vkey witnesses (`0`) read one by one. */
@@ -144,22 +184,7 @@ const readWitnessSetEntries = (witnessSet: Uint8Array): WitnessSetEntries => {
     if (entries.some(([k]) => k === key)) r.fail(`the witness set repeats key ${key}`);
     const start = r.pos;
     if (key === 0) {
-      let tagged = false;
-      if (r.peekMajor() === 6) {
-        if (r.tag() !== 258) r.fail('unexpected tag in the vkey witnesses');
-        tagged = true;
-      }
-      const items: Array<{ raw: Uint8Array; vkey: string }> = [];
-      const n = r.array();
-      for (let j = 0; r.more(n, j); j++) {
-        const itemStart = r.pos;
-        const indefinite = r.tuple(2, 'a vkey witness');
-        const vkey = r.hex();
-        r.bytesValue();
-        r.endTuple(indefinite, 'a vkey witness');
-        items.push({ raw: witnessSet.subarray(itemStart, r.pos), vkey });
-      }
-      vkeys = { tagged, items };
+      vkeys = readVkeyWitnesses(r);
     } else {
       r.skip();
     }
@@ -186,7 +211,7 @@ export const addVkeyWitnesses = (
     throw invalidTransaction('its witness set is malformed', error);
   }
   const tagged = read.vkeys?.tagged ?? false;
-  const items = [...(read.vkeys?.items ?? [])];
+  const items = (read.vkeys?.items ?? []).map((item) => ({ raw: item.raw, vkey: hex(item.vkey) }));
   for (const w of witnesses) {
     const vkey = hex(w.vkey);
     const raw = Buffer.concat([head(4, 2), byteString(w.vkey), byteString(w.signature)]);
@@ -213,14 +238,8 @@ export const addVkeyWitnesses = (
 };
 
 /** The vkey witnesses already in a witness set, read as key and signature. */
-export const existingVkeyWitnesses = (witnessSet: Uint8Array): VkeyWitness[] => {
-  const read = readWitnessSetEntries(witnessSet);
-  return (read.vkeys?.items ?? []).map((item) => {
-    const r = new CborReader(item.raw);
-    const indefinite = r.tuple(2, 'a vkey witness');
-    const vkey = r.bytesValue();
-    const signature = r.bytesValue();
-    r.endTuple(indefinite, 'a vkey witness');
-    return { vkey, signature };
-  });
-};
+export const existingVkeyWitnesses = (witnessSet: Uint8Array): VkeyWitness[] =>
+  (readWitnessSetEntries(witnessSet).vkeys?.items ?? []).map(({ vkey, signature }) => ({
+    vkey,
+    signature,
+  }));
