@@ -157,6 +157,9 @@ try {
     p99: round(quantile(paths, 0.99)),
     target_median: 1,
     orders: ORDERS,
+    // The JIT matters here: most of this code runs a few hundred times, not enough for V8's
+    // optimising compiler without its mid tier (Maglev, in V8 from Node.js 22 and Electron).
+    runtime: `node ${process.versions.node}, v8 ${process.versions.v8}`,
   });
   report('order-path: client cost per order, whole path with the pre-trade reads, minus server', {
     unit: 'ms',

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 /**
  * `npm run bench [-- name-filter]`: runs every test/bench/*.bench.ts in its own process, one
  * after another (so they do not compete for the two cores), and passes on their JSON lines.
+ * `BENCH_NODE=/path/to/node` runs them on another Node.js than the one running this (the app's
+ * main process runs on Electron's own, a newer V8 than the Node.js a developer may have).
  */
 const here = import.meta.dirname;
 const filter = process.argv[2] ?? '';
@@ -14,9 +16,11 @@ const benches = readdirSync(here)
     a === 'contract-call.bench.ts' ? -1 : b === 'contract-call.bench.ts' ? 1 : a.localeCompare(b),
   );
 
+const node = process.env['BENCH_NODE'] ?? process.execPath;
+
 let failed = 0;
 for (const file of benches) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], {
+  const result = spawnSync(node, ['--import', 'tsx', join(here, file)], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   if (result.status !== 0) {
