@@ -1,5 +1,4 @@
 import { subscribe } from 'node:diagnostics_channel';
-import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { OperationResult, PreparedOperation } from '../../src-shared/contract';
 import type { Depth } from '../../src-shared/domain';
@@ -9,10 +8,12 @@ import { report } from './measure';
 
 /**
  * The client's own cost per order: one limit order through the full service path the app uses
- * (pre-trade checks, build on the server, decode and intent check, sign, journal with fsync,
- * submit, settle), against the embedded sandbox on loopback, minus the time the app spent
+ * (pre-trade checks, build on the server, decode and intent check, sign, journal, submit,
+ * settle), against the embedded sandbox on loopback, minus the time the app spent
  * waiting on the exchange's HTTP answers (observed through undici's diagnostics channels, as the
- * union of request intervals). Also: sequential orders per second through that whole path.
+ * union of request intervals). The journal's disk flushes count where the path waits for them
+ * (an order's entry is flushed while the signer reads it; see the operations service). Also:
+ * sequential orders per second through that whole path.
  */
 const WARMUP = 10;
 const ORDERS = Number(process.env['BENCH_ORDER_PATH_ORDERS'] ?? 200);
@@ -40,26 +41,6 @@ const finished = (message: unknown): void => {
 };
 subscribe('undici:request:trailers', finished);
 subscribe('undici:request:error', finished);
-
-// Every disk flush (the journal's fsyncs and fdatasyncs), timed the same way: durable writes
-// cost what the disk makes them cost, which is reported beside the processing time.
-let flushes: Array<[number, number]> = [];
-{
-  const probe = await open(import.meta.filename, 'r');
-  const handle = Object.getPrototypeOf(probe) as Record<'sync' | 'datasync', () => Promise<void>>;
-  await probe.close();
-  for (const name of ['sync', 'datasync'] as const) {
-    const flush = handle[name];
-    handle[name] = async function timedFlush(this: unknown): Promise<void> {
-      const t0 = performance.now();
-      try {
-        await flush.call(this);
-      } finally {
-        flushes.push([t0, performance.now()]);
-      }
-    };
-  }
-}
 
 /** Time covered by at least one of `spans` between `from` and `to`. */
 const covered = (spans: Array<[number, number]>, from: number, to: number): number => {
@@ -100,11 +81,9 @@ try {
   const placeOne = async (): Promise<{
     total: number;
     client: number;
-    flush: number;
     path: number;
   }> => {
     intervals = [];
-    flushes = [];
     buildAsked = Number.NaN;
     submitAnswered = Number.NaN;
     const t0 = performance.now();
@@ -120,18 +99,15 @@ try {
     });
     const t1 = performance.now();
     if (!done.order) throw new Error('the order was not placed');
-    const flush = covered(flushes, t0, t1);
     // Build asked → submit answered: the exchange's two answers and the app's work between them
     // (decode and intent check, the confirmation, signature, journal), minus the server's time.
     const path = submitAnswered - buildAsked - covered(intervals, buildAsked, submitAnswered);
-    return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), flush, path };
+    return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), path };
   };
 
   for (let i = 0; i < WARMUP; i++) await placeOne();
   const totals: number[] = [];
   const clients: number[] = [];
-  const processing: number[] = [];
-  const flushed: number[] = [];
   const paths: number[] = [];
   const start = performance.now();
   let paused = 0;
@@ -142,12 +118,10 @@ try {
       await call('trading:cancelAll', { symbol: 'ADAUSDM' });
       paused += performance.now() - t0;
     }
-    const { total, client, flush, path } = await placeOne();
+    const { total, client, path } = await placeOne();
     paths.push(path);
     totals.push(total);
     clients.push(client);
-    processing.push(client - flush);
-    flushed.push(flush);
   }
   const elapsed = performance.now() - start - paused;
   const round = (value: number): number => Number(value.toFixed(3));
@@ -165,16 +139,6 @@ try {
     unit: 'ms',
     median: round(quantile(clients, 0.5)),
     p99: round(quantile(clients, 0.99)),
-  });
-  report("order-path: of which processing (client cost minus the journal's disk flushes)", {
-    unit: 'ms',
-    median: round(quantile(processing, 0.5)),
-    p99: round(quantile(processing, 0.99)),
-  });
-  report("order-path: of which the journal's disk flushes (before and after the submit)", {
-    unit: 'ms',
-    median: round(quantile(flushed, 0.5)),
-    p99: round(quantile(flushed, 0.99)),
   });
   report('order-path: sequential orders through the full service path', {
     unit: 'orders/s',
