@@ -221,12 +221,15 @@ export class OperationsService {
   /** An unsigned entry whose operation ends here (discarded, refused, replaced) leaves the journal. */
   #unrecord(recorded: Prepared['recorded']): void {
     if (!recorded) return;
-    recorded.written
-      .then(() => this.deps.journal.remove(recorded.entry))
-      .catch((error: unknown) => {
-        // Left behind, it is looked up and cleared on the next start.
-        this.deps.logger.warn('could not clear an unsigned entry from the journal', error);
-      });
+    recorded.written.then(
+      () =>
+        this.deps.journal.remove(recorded.entry).catch((error: unknown) => {
+          // Left behind, it is looked up and cleared on the next start.
+          this.deps.logger.warn('could not clear an unsigned entry from the journal', error);
+        }),
+      // Never written: there is nothing to clear (the confirmation said why it stopped).
+      () => undefined,
+    );
   }
 
   /** Forgets a prepared operation that will not be signed. */
