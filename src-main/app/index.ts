@@ -134,6 +134,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     config.vaultCost,
   );
   const attempts = new UnlockAttempts(config.dataDir);
+  await attempts.load();
   const journal = new OperationJournal(config.dataDir);
   const sandboxCommand = config.sandbox;
   let sandboxNotice: string | null = null;

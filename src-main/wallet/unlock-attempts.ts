@@ -1,7 +1,13 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../src-shared/errors';
-import { KeyedMutex, readJsonFile, updateJsonFile, type Damage } from '../store/atomic-file';
+import {
+  KeyedMutex,
+  loadJsonFile,
+  readJsonFile,
+  updateJsonFile,
+  type Damage,
+} from '../store/atomic-file';
 
 /**
  * Wrong-password throttling, remembered across restarts (`<dataDir>/wallet/unlock-attempts.json`):
@@ -43,18 +49,32 @@ export class UnlockAttempts {
     this.#path = resolve(join(dataDir, 'wallet', 'unlock-attempts.json'));
   }
 
+  /**
+   * At start-up: removes what a write killed half-way left beside the counter, and reads it (a
+   * damaged counter is handled as `#state` does). The counter is otherwise read only when a
+   * password is checked, so without this a leftover would stay until then.
+   */
+  async load(): Promise<void> {
+    const read = await loadJsonFile(this.#path, AttemptsFile);
+    if (read.kind === 'damaged') await this.#replaceDamaged(read.damage);
+  }
+
+  /** A damaged counter must not reset the throttle: it counts as the maximum delay. */
+  #replaceDamaged(moved?: Damage): Promise<AttemptsFile> {
+    return updateJsonFile(this.#path, AttemptsFile, (current, damage) => {
+      this.#damage = damage ?? moved ?? this.#damage;
+      return damage || moved
+        ? { failures: FREE_ATTEMPTS + 5, lastFailureAt: this.now() }
+        : (current ?? CLEAR);
+    });
+  }
+
   /** The counter as on disk. A damaged counter is moved aside and replaced by the longest wait. */
   async #state(): Promise<AttemptsFile> {
     const read = await readJsonFile(this.#path, AttemptsFile);
     if (read.kind === 'ok') return read.value;
     if (read.kind === 'missing') return CLEAR;
-    return updateJsonFile(this.#path, AttemptsFile, (current, damage) => {
-      if (damage) this.#damage = damage;
-      // A damaged counter must not reset the throttle: it counts as the maximum delay.
-      return damage
-        ? { failures: FREE_ATTEMPTS + 5, lastFailureAt: this.now() }
-        : (current ?? CLEAR);
-    });
+    return this.#replaceDamaged();
   }
 
   #write(next: AttemptsFile): Promise<AttemptsFile> {

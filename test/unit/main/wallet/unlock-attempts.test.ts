@@ -103,6 +103,23 @@ describe('unlock attempts', () => {
     expect(JSON.parse(await readFile(counterFile(), 'utf8'))).toMatchObject({ failures: 0 });
   });
 
+  it('at start-up, remove what a write killed half-way left, and keep a damaged counter at the longest wait', async () => {
+    await mkdir(join(dir, 'wallet'));
+    const leftover = `${counterFile()}.0123456789abcdef.tmp`;
+    await writeFile(leftover, '{"failures":');
+    await writeFile(counterFile(), JSON.stringify({ failures: 7, lastFailureAt: 1_000_000 }));
+    await new UnlockAttempts(dir).load();
+    expect(await readdir(join(dir, 'wallet'))).toEqual(['unlock-attempts.json']);
+    expect(JSON.parse(await readFile(counterFile(), 'utf8'))).toMatchObject({ failures: 7 });
+
+    await writeFile(counterFile(), 'garbage');
+    const now = 2_000_000;
+    const attempts = new UnlockAttempts(dir, () => now);
+    await attempts.load();
+    expect(attempts.notice()).toMatch(/moved aside as unlock-attempts\.json\.damaged-/);
+    expect(await new UnlockAttempts(dir, () => now).nextAttemptAt()).toBe(now + 30_000);
+  });
+
   it('treat a damaged counter as the longest wait, move it aside and say so', async () => {
     await mkdir(join(dir, 'wallet'));
     await writeFile(counterFile(), 'garbage');
