@@ -307,10 +307,16 @@ describe('live updates', () => {
   it('notices a connection that stopped answering pings', async () => {
     // A server that completes the WebSocket handshake and then ignores everything.
     const sockets: Socket[] = [];
+    let closing = false;
     const hole: Server = createServer();
-    hole.on('upgrade', (req, socket) => {
+    // Every connection is tracked from its first byte, and one that arrives while the test
+    // closes the server (the stream reconnecting) is cut at once: close waits for none.
+    hole.on('connection', (socket) => {
       socket.on('error', () => undefined);
-      sockets.push(socket as Socket);
+      if (closing) socket.destroy();
+      else sockets.push(socket);
+    });
+    hole.on('upgrade', (req, socket) => {
       const accept = createHash('sha1')
         .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
         .digest('base64');
@@ -322,6 +328,7 @@ describe('live updates', () => {
     cleanups.push(
       () =>
         new Promise<void>((resolve) => {
+          closing = true;
           sockets.forEach((s) => s.destroy());
           hole.close(() => resolve());
         }),
