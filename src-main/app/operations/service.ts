@@ -199,23 +199,34 @@ export class OperationsService {
     request: ToReview,
     expiresAt: number,
   ): Prepared['recorded'] {
-    const entry: JournalEntry = {
-      id: operation.id,
-      kind: request.kind,
-      title: operation.title,
-      network: request.connection.key,
-      signedAt: new Date(this.#now()).toISOString(),
-      txId: null,
-      signedTxHex: null,
-      orderId: request.orderId,
-      cancelsOrderId: request.cancelsOrderId,
-      expiresAt,
-      submitStartedAt: null,
-    };
+    const entry = this.#entryOf({ ...request, ...operation, expiresAt }, null);
     const written = this.deps.journal.record(entry);
     // Awaited before signing, where a failure is the trader's answer; never left unhandled.
     written.catch(() => undefined);
     return { entry, written };
+  }
+
+  /** The journal's entry for an operation, recorded now: unsigned (null) or with its signature. */
+  #entryOf(
+    operation: Pick<
+      Prepared,
+      'id' | 'kind' | 'title' | 'connection' | 'orderId' | 'cancelsOrderId' | 'expiresAt'
+    >,
+    signed: Pick<SignedTransaction, 'txId' | 'signedTxHex'> | null,
+  ): JournalEntry {
+    return {
+      id: operation.id,
+      kind: operation.kind,
+      title: operation.title,
+      network: operation.connection.key,
+      signedAt: new Date(this.#now()).toISOString(),
+      txId: signed?.txId ?? null,
+      signedTxHex: signed?.signedTxHex ?? null,
+      orderId: operation.orderId,
+      cancelsOrderId: operation.cancelsOrderId,
+      expiresAt: operation.expiresAt,
+      submitStartedAt: null,
+    };
   }
 
   /** An unsigned entry whose operation ends here (discarded, refused, replaced) leaves the journal. */
@@ -395,19 +406,7 @@ export class OperationsService {
       throw error;
     }
 
-    let entry: JournalEntry = {
-      id: prepared.id,
-      kind: prepared.kind,
-      title: prepared.title,
-      network: prepared.connection.key,
-      signedAt: new Date(this.#now()).toISOString(),
-      txId: signed.txId,
-      signedTxHex: signed.signedTxHex,
-      orderId: prepared.orderId,
-      cancelsOrderId: prepared.cancelsOrderId,
-      expiresAt: prepared.expiresAt,
-      submitStartedAt: null,
-    };
+    let entry = this.#entryOf(prepared, signed);
     if (isTrade(prepared.kind)) {
       // After a crash, a trade's fate is read from the exchange's order record whether or not
       // its submit had begun. Its entry has been on the disk since it was built, so its signed
