@@ -141,10 +141,11 @@ const acceptedByExchange = async (): Promise<Array<{ t: string; txId: string }>>
     .filter((l): l is { t: string; txId: string } => l.t.endsWith('Submit') && !!l.txId);
 
 /** What the app's journal holds on disk for the sandbox, read as the next start reads it. */
-const journalOnDisk = async (): Promise<string[]> => {
+/** The journal's entries on disk: id, and whether it holds signed bytes (unsigned: built only). */
+const journalOnDisk = async (): Promise<Array<{ id: string; signed: boolean }>> => {
   const journal = new OperationJournal(appDir);
   try {
-    return (await journal.list('sandbox')).map((e) => e.id);
+    return (await journal.list('sandbox')).map((e) => ({ id: e.id, signed: e.txId !== null }));
   } finally {
     await journal.close();
   }
@@ -214,6 +215,7 @@ describe('kill -9 of the app during a storm of trading and funds operations', ()
       killed = recovered;
     }
     expect(killed.code).toBe(0);
+    expect(await journalOnDisk(), 'journal after the last, unkilled run').toEqual([]);
     console.info(`app kill -9 storm ${JSON.stringify(figures)}`);
   }, 150_000);
 });
@@ -222,7 +224,7 @@ describe('kill -9 of the app during a storm of trading and funds operations', ()
 const compare = async (
   what: string,
   run: { killed: Line[]; recovery: Line[] },
-  journalAtKill: string[],
+  journalAtKill: Array<{ id: string; signed: boolean }>,
   settings: Awaited<ReturnType<SettingsStore['read']>>,
 ): Promise<Record<string, unknown>> => {
   const storm = run.killed.find((l) => l.storm)?.storm ?? [];
@@ -245,11 +247,16 @@ const compare = async (
   const unexplained: string[] = [];
 
   // The journal on disk after the kill holds only operations whose confirmation was cut off.
-  for (const id of journalAtKill) {
+  for (const { id } of journalAtKill) {
     const op = operationOf.get(id);
     if (!op || !inFlight.has(op)) unexplained.push(`journal entry of ${op ?? id}`);
   }
-  expect(pending.map((p) => p.id).sort()).toEqual([...journalAtKill].sort());
+  // The trader is offered every signed entry. An order or cancel journaled when it was built and
+  // killed before its signature was written has nothing to send: the recovery settles it without
+  // asking. (An entry still on disk at the next kill is unexplained there; after the last run
+  // the journal must be empty.)
+  const signedAtKill = journalAtKill.filter((e) => e.signed).map((e) => e.id);
+  expect(pending.map((p) => p.id).sort()).toEqual(signedAtKill.sort());
 
   // Every acknowledged operation is at the exchange; nothing else from this run landed but what
   // the journal held (and the recovery settled).
@@ -341,6 +348,7 @@ const compare = async (
     confirmsAcknowledged: confirmsOk.length,
     confirmsInFlight: inFlight.size,
     journaledAtKill: journalAtKill.length,
+    unsignedAtKill: journalAtKill.length - signedAtKill.length,
     /** Landed, its answer cut off by the kill after the journal let it go. */
     answerLost,
     pendingStates: pending.map((p) => p.state),
