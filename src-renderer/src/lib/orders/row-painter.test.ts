@@ -1,0 +1,199 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Market } from '../../../../src-shared/domain';
+import { ADA_USDM, orderOf } from '../trade/fake-api';
+import { RowPainter, type PaintContext } from './row-painter';
+import type { Placed } from './row-slots.svelte';
+import type { WireRow } from './rows';
+
+const markets: Market[] = [Market.parse(ADA_USDM)];
+
+const rowOf = (i: number, change: Parameters<typeof orderOf>[0] = {}): WireRow => {
+  const order = orderOf({
+    id: `order-${i}`,
+    side: i % 2 === 0 ? 'buy' : 'sell',
+    status: 'open',
+    price: '0.6400',
+    baseQty: String(10 + i),
+    executedBaseQty: '0',
+    createdAt: '2025-03-01T12:00:00.000Z',
+    ...change,
+  });
+  return { key: order.id, order, execution: null } as WireRow;
+};
+
+const fillRowOf = (i: number): WireRow => {
+  const { order } = rowOf(i) as { order: WireRow['order'] };
+  return {
+    key: `fill-${i}`,
+    order,
+    execution: {
+      id: `fill-${i}`,
+      orderId: order.id,
+      accountId: null,
+      counterPartyOrderId: 'maker-1',
+      price: '0.6400',
+      baseQty: '5',
+      quoteQty: '3.2',
+      commission: '0.01',
+      commissionUnit: 'lovelace',
+      role: 'taker',
+      createdAt: '2025-03-01T12:00:00.000Z',
+    },
+  } as WireRow;
+};
+
+const context = (change: Partial<PaintContext> = {}): PaintContext => ({
+  view: 'open',
+  active: 0,
+  markets,
+  rowHeight: 28,
+  ...change,
+});
+
+const cellsOf = (row: Element | null | undefined) =>
+  [...(row?.querySelectorAll('[role=gridcell]') ?? [])].map((c) => c.textContent?.trim());
+
+describe('RowPainter', () => {
+  let body: HTMLDivElement;
+  let painter: RowPainter;
+  beforeEach(() => {
+    body = document.createElement('div');
+    document.body.replaceChildren(body);
+    painter = new RowPainter(body);
+  });
+
+  it('draws each placed row where its index puts it, with every cell of an order', () => {
+    painter.paint(
+      [
+        { slot: 0, index: 7, row: rowOf(7) },
+        { slot: 1, index: 8, row: rowOf(8) },
+      ],
+      context({ active: 8 }),
+    );
+    const rows = [...body.children] as HTMLElement[];
+    expect(rows.map((r) => r.id)).toEqual(['orders-row-7', 'orders-row-8']);
+    expect(rows[0]?.getAttribute('aria-rowindex')).toBe('9');
+    expect(rows[0]?.style.transform).toBe('translateY(196px)');
+    expect(rows.map((r) => r.getAttribute('aria-selected'))).toEqual(['false', 'true']);
+    expect(cellsOf(rows[0])).toEqual([
+      expect.stringMatching(/2025/),
+      'ADA/USDM',
+      '▼ Sell',
+      'Limit',
+      '0.6400',
+      '17.0000',
+      '0%',
+      '—',
+      expect.stringMatching(/^0\.000000/),
+      'Open',
+    ]);
+    expect(rows[0]?.querySelector('.side')?.className).toBe('side sell');
+    expect(rows[0]?.hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('says a row is being read, then shows its record in the same cells', () => {
+    painter.paint([{ slot: 0, index: 3, row: undefined }], context());
+    const row = body.firstElementChild;
+    const cells = [...(row?.querySelectorAll('[role=gridcell]') ?? [])];
+    expect(row?.getAttribute('aria-busy')).toBe('true');
+    expect(cellsOf(row)[0]).toBe('Reading…');
+    expect(cells[0]?.classList.contains('num')).toBe(false);
+
+    painter.paint([{ slot: 0, index: 3, row: rowOf(3) }], context());
+    expect(body.firstElementChild).toBe(row);
+    expect([...(row?.querySelectorAll('[role=gridcell]') ?? [])]).toEqual(cells);
+    expect(row?.hasAttribute('aria-busy')).toBe(false);
+    expect(cellsOf(row)[5]).toBe('13.0000');
+    expect(cells[0]?.classList.contains('num')).toBe(true);
+
+    // Back to waiting (a reload): the record's text does not linger.
+    painter.paint([{ slot: 0, index: 3, row: undefined }], context());
+    expect(cellsOf(row)).toEqual(['Reading…', '', '', '', '', '', '', '', '', '']);
+    expect(row?.querySelector('.side')?.className).toBe('side');
+  });
+
+  it('writes nothing when a paint changes nothing, and only what changed otherwise', () => {
+    const placed: Placed<WireRow>[] = [
+      { slot: 0, index: 0, row: rowOf(0) },
+      { slot: 1, index: 1, row: rowOf(1) },
+    ];
+    painter.paint(placed, context());
+    const changes: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => changes.push(...records));
+    observer.observe(body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+
+    painter.paint([...placed], context());
+    expect(observer.takeRecords()).toEqual([]);
+
+    // The keyboard moves down a row: two attributes change, no text.
+    painter.paint(placed, context({ active: 1 }));
+    const records = observer.takeRecords();
+    expect(records.map((r) => [r.type, r.attributeName])).toEqual([
+      ['attributes', 'aria-selected'],
+      ['attributes', 'aria-selected'],
+    ]);
+    // The same record at a new status: its status cell's text and class, nothing else.
+    painter.paint(
+      [placed[0] as Placed<WireRow>, { slot: 1, index: 1, row: rowOf(1, { status: 'cancelled' }) }],
+      context({ active: 1 }),
+    );
+    const statusWrites = observer.takeRecords();
+    observer.disconnect();
+    expect(statusWrites.map((r) => r.type).sort()).toEqual(['attributes', 'characterData']);
+    expect(cellsOf(body.children[1])[9]).toBe('Cancelled');
+  });
+
+  it('keeps the elements in slot order as slots leave the page and come back', () => {
+    painter.paint(
+      [0, 1, 2].map((slot) => ({ slot, index: 10 + slot, row: rowOf(10 + slot) })),
+      context(),
+    );
+    const [first, second, third] = [...body.children];
+    painter.paint(
+      [
+        { slot: 0, index: 10, row: rowOf(10) },
+        { slot: 2, index: 12, row: rowOf(12) },
+      ],
+      context(),
+    );
+    expect([...body.children]).toEqual([first, third]);
+    painter.paint(
+      [0, 1, 2].map((slot) => ({ slot, index: 20 + slot, row: rowOf(20 + slot) })),
+      context(),
+    );
+    expect([...body.children]).toEqual([first, second, third]);
+    expect([...body.children].map((r) => r.id)).toEqual([
+      'orders-row-20',
+      'orders-row-21',
+      'orders-row-22',
+    ]);
+  });
+
+  it('rebuilds the cells when the view changes between orders and fills, and for a bad record', () => {
+    painter.paint([{ slot: 0, index: 0, row: fillRowOf(4) }], context({ view: 'trades' }));
+    const row = body.firstElementChild;
+    expect(cellsOf(row)).toEqual([
+      expect.stringMatching(/2025/),
+      'ADA/USDM',
+      '▲ Buy',
+      '0.6400',
+      '5.0000',
+      '3.2000',
+      '0.010000 ADA',
+      'Taker',
+    ]);
+
+    painter.paint([{ slot: 0, index: 0, row: rowOf(4) }], context({ view: 'open' }));
+    expect(cellsOf(row)).toHaveLength(10);
+
+    const broken = rowOf(5, { side: 'sideways' as never });
+    painter.paint([{ slot: 0, index: 0, row: broken }], context({ view: 'open' }));
+    expect(cellsOf(row)).toEqual(['Order order-5: this record could not be read.']);
+    expect(row?.querySelector('.unreadable')).not.toBeNull();
+  });
+});

@@ -1,0 +1,273 @@
+import type { Market, OrderView } from '../../../../src-shared/domain';
+import { SIDE_ARROW, SIDE_TEXT, STATUS_TEXT } from '../trade';
+import type { Placed } from './row-slots.svelte';
+import { lineOf, type FillLine, type OrderLine, type WireRow } from './rows';
+
+/** What the rows show besides their records. */
+export interface PaintContext {
+  view: OrderView;
+  /** The row the keyboard is on. */
+  active: number;
+  markets: readonly Market[];
+  /** A row's height: rows stand at `index × rowHeight`. */
+  rowHeight: number;
+}
+
+/** The cells a row is built with: an order's, a fill's, or one spanning the row. */
+type Shape = 'order' | 'fill' | 'unreadable';
+
+/** A cell: its element and the text node its text is written to. */
+interface Cell {
+  element: HTMLElement;
+  text: Text;
+  /** The asset after a fee, or the arrow before a side. */
+  extra?: Text;
+}
+
+/** One row element and what it was last painted with, so a paint writes only what changed. */
+interface RowElement {
+  element: HTMLDivElement;
+  shape: Shape | null;
+  cells: Cell[];
+  index: number;
+  row: WireRow | undefined;
+  /** The line its cells show (undefined: waiting for its record; null: not filled yet). */
+  line: OrderLine | FillLine | undefined | null;
+  selected: boolean | null;
+}
+
+/** The columns of each shape: each cell's fixed classes, and which value it shows. */
+const ORDER_CELLS = [
+  'time',
+  'market',
+  'side',
+  'type',
+  'price',
+  'amount',
+  'filled',
+  'average',
+  'fee',
+  'status',
+] as const;
+const FILL_CELLS = ['time', 'market', 'side', 'price', 'amount', 'value', 'fee', 'role'] as const;
+type Column = (typeof ORDER_CELLS)[number] | (typeof FILL_CELLS)[number];
+
+const CLASS: Record<Column, string> = {
+  time: 'muted',
+  market: '',
+  side: 'side',
+  type: 'opt muted',
+  price: 'num r',
+  amount: 'num r',
+  filled: 'num r',
+  average: 'num r opt',
+  value: 'num r opt',
+  fee: 'num r opt',
+  status: 'status',
+  role: 'opt muted',
+};
+
+/**
+ * Draws the Orders table's rows straight into the page: each slot of `RowSlots` is one row
+ * element, made once, kept while its slot is placed, and repainted by writing only the
+ * attributes and texts that changed. A scroll frame moves some thirty rows; done here rather
+ * than through thirty sets of reactive effects, it costs a few small writes and makes next to no
+ * garbage (a drag of the scrollbar repaints every row in view on every frame, and the garbage of
+ * the reactive path brought the heap's collections into those frames).
+ *
+ * The elements keep the order of their slots in the page (a move would make them new to the
+ * browser); the table gives assistive technology the list order with `aria-owns`.
+ */
+export class RowPainter {
+  /** The row element of each slot (kept when its slot leaves the page, for when it returns). */
+  readonly #rows: (RowElement | undefined)[] = [];
+  /** Which slots the last paint placed. */
+  #placed: boolean[] = [];
+  #view: OrderView | null = null;
+  #markets: readonly Market[] | null = null;
+
+  constructor(private readonly body: HTMLElement) {}
+
+  paint(placed: readonly Placed<WireRow>[], context: PaintContext): void {
+    const { view, markets } = context;
+    const anew = view !== this.#view || markets !== this.#markets;
+    this.#view = view;
+    this.#markets = markets;
+    const wasPlaced = this.#placed;
+    const nowPlaced: boolean[] = [];
+    let previous: HTMLDivElement | null = null;
+    for (const entry of placed) {
+      const row = (this.#rows[entry.slot] ??= this.#make());
+      nowPlaced[entry.slot] = true;
+      if (!wasPlaced[entry.slot]) {
+        if (previous) previous.after(row.element);
+        else this.body.prepend(row.element);
+      }
+      previous = row.element;
+      this.#update(row, entry, context, anew);
+    }
+    for (const [slot, was] of wasPlaced.entries()) {
+      if (was && !nowPlaced[slot]) this.#rows[slot]?.element.remove();
+    }
+    this.#placed = nowPlaced;
+  }
+
+  #make(): RowElement {
+    const element = document.createElement('div');
+    element.setAttribute('role', 'row');
+    element.tabIndex = -1;
+    element.className = 'row';
+    return {
+      element,
+      shape: null,
+      cells: [],
+      index: -1,
+      row: undefined,
+      line: null,
+      selected: null,
+    };
+  }
+
+  #update(row: RowElement, entry: Placed<WireRow>, context: PaintContext, anew: boolean): void {
+    const { element } = row;
+    if (entry.index !== row.index) {
+      row.index = entry.index;
+      element.id = `orders-row-${entry.index}`;
+      element.setAttribute('aria-rowindex', String(entry.index + 2));
+      element.style.transform = `translateY(${entry.index * context.rowHeight}px)`;
+    }
+    const selected = entry.index === context.active;
+    if (selected !== row.selected) {
+      row.selected = selected;
+      element.setAttribute('aria-selected', String(selected));
+    }
+    if (!anew && entry.row === row.row && row.shape !== null) return;
+    if ((entry.row === undefined) !== (row.row === undefined) || row.shape === null) {
+      if (entry.row === undefined) element.setAttribute('aria-busy', 'true');
+      else element.removeAttribute('aria-busy');
+    }
+    row.row = entry.row;
+    const line = entry.row && lineOf(entry.row, context.markets);
+    const shape: Shape =
+      line?.kind === 'unreadable' ? 'unreadable' : context.view === 'trades' ? 'fill' : 'order';
+    if (shape !== row.shape) {
+      this.#build(row, shape);
+      row.line = null;
+    }
+    if (line?.kind === 'unreadable') {
+      write(row.cells[0]?.text, line.text);
+    } else {
+      this.#fill(row, line?.kind === shape ? line : undefined);
+    }
+  }
+
+  /** Makes a row's cells for its shape (once, or when the view switches between orders and fills). */
+  #build(row: RowElement, shape: Shape): void {
+    row.shape = shape;
+    row.cells = [];
+    row.element.replaceChildren();
+    const columns: readonly Column[] =
+      shape === 'unreadable' ? [] : shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
+    if (shape === 'unreadable') {
+      row.cells.push(this.#cell(row.element, 'unreadable'));
+      return;
+    }
+    for (const column of columns) {
+      const cell = this.#cell(row.element, CLASS[column]);
+      if (column === 'side') {
+        const arrow = document.createElement('span');
+        arrow.setAttribute('aria-hidden', 'true');
+        cell.extra = arrow.appendChild(document.createTextNode(''));
+        cell.element.prepend(arrow);
+      } else if (column === 'fee') {
+        const asset = document.createElement('span');
+        asset.className = 'muted';
+        cell.extra = asset.appendChild(document.createTextNode(''));
+        cell.element.append(asset);
+      }
+      row.cells.push(cell);
+    }
+  }
+
+  #cell(parent: HTMLElement, className: string): Cell {
+    const element = document.createElement('div');
+    element.setAttribute('role', 'gridcell');
+    if (className) element.className = className;
+    const text = element.appendChild(document.createTextNode(''));
+    parent.append(element);
+    return { element, text };
+  }
+
+  /** Writes a row's texts and classes: its line's, or those of a row waiting for its record. */
+  #fill(row: RowElement, line: OrderLine | FillLine | undefined): void {
+    if (line === row.line) return;
+    const fresh = row.line === null;
+    const last = row.line ?? undefined;
+    row.line = line;
+    const columns = row.shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
+    for (const [k, column] of columns.entries()) {
+      const cell = row.cells[k];
+      if (!cell) continue;
+      switch (column) {
+        case 'time':
+          write(cell.text, line ? line.time : 'Reading…');
+          if (fresh || (line === undefined) !== (last === undefined)) {
+            cell.element.classList.toggle('num', line !== undefined);
+          }
+          break;
+        case 'side':
+          write(cell.extra, line ? SIDE_ARROW[line.side] : '');
+          write(cell.text, line ? ` ${SIDE_TEXT[line.side]}` : '');
+          if (fresh || line?.side !== last?.side)
+            cell.element.className = classes('side', line?.side);
+          break;
+        case 'fee':
+          write(cell.text, line ? `${line.fee} ` : '');
+          write(cell.extra, line?.feeAsset ?? '');
+          break;
+        case 'status': {
+          const status = line?.kind === 'order' ? line.status : undefined;
+          write(cell.text, status ? STATUS_TEXT[status] : '');
+          if (fresh || status !== (last?.kind === 'order' ? last.status : undefined)) {
+            cell.element.className = classes('status', status);
+          }
+          break;
+        }
+        default:
+          write(cell.text, line ? plainText(line, column) : '');
+      }
+    }
+  }
+}
+
+/** The text of a cell that is only text. */
+const plainText = (line: OrderLine | FillLine, column: Column): string => {
+  switch (column) {
+    case 'market':
+      return line.market;
+    case 'price':
+      return line.price;
+    case 'amount':
+      return line.amount;
+    case 'type':
+      return line.kind === 'order' ? line.type : '';
+    case 'filled':
+      return line.kind === 'order' ? line.filled : '';
+    case 'average':
+      return line.kind === 'order' ? line.average : '';
+    case 'value':
+      return line.kind === 'fill' ? line.value : '';
+    case 'role':
+      return line.kind === 'fill' ? line.role : '';
+    default:
+      return '';
+  }
+};
+
+/** Sets a text node's text, only when it differs (a write is a relayout of its cell). */
+const write = (text: Text | undefined, value: string): void => {
+  if (text && text.data !== value) text.data = value;
+};
+
+const classes = (fixed: string, variable: string | undefined): string =>
+  variable ? `${fixed} ${variable}` : fixed;
