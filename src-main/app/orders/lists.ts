@@ -7,6 +7,7 @@ import type {
 import type { Order, OrderView } from '../../../src-shared/domain';
 
 /** Every record of a view, for one market or all (''), as the exchange lists them. */
+/** Reads a list from the exchange: each record once (see `readAll` in the service). */
 export type LoadList = () => Promise<Order[]>;
 
 export const ORDER_VIEWS: readonly OrderView[] = ['open', 'history', 'trades'];
@@ -45,8 +46,8 @@ const orderRows = (orders: readonly Order[]): Rows => ({
     orders.slice(start, end).map((order) => ({ key: order.id, order, execution: null })),
 });
 
-/** Records read page by page while the list moves can repeat: the first of each id counts. */
-const uniqueOrders = (orders: readonly Order[]): Order[] => {
+/** The first record of each id (a list read or pushed can repeat one). */
+export const uniqueOrders = (orders: readonly Order[]): Order[] => {
   const seen = new Set<string>();
   return orders.filter((order) => !seen.has(order.id) && seen.add(order.id));
 };
@@ -178,7 +179,7 @@ export class OrderLists {
           const newer = this.#held.get(key);
           // Pushed while this read ran (the open list): what was pushed is the newer.
           if (newer && newer.version > since) return newer;
-          const list = this.#newList(network, view, symbol, generation, uniqueOrders(orders));
+          const list = this.#newList(network, view, symbol, generation, orders);
           this.#hold(key, list);
           return list;
         })

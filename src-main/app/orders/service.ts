@@ -9,7 +9,7 @@ import type { Order, OrderPage, OrderView } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import type { ExchangeClient } from '../../exchange';
 import { fillsCsv, ordersCsv } from './csv';
-import { OrderLists, ORDER_VIEWS } from './lists';
+import { OrderLists, ORDER_VIEWS, uniqueOrders } from './lists';
 
 /** Saves a file where the trader chooses (Electron: the save dialog); null when cancelled. */
 export type SaveFile = (
@@ -148,9 +148,18 @@ export class OrdersService {
   }
 }
 
-/** Every record of a view (one market, or all), page by page as the exchange serves them. */
+/**
+ * Every record of a view (one market, or all), page by page as the exchange serves them, each
+ * once. A record can come twice when the list moves while it is read: an order placed meanwhile
+ * pushes the rest down, so a page starts with the last records of the one before. Those are left
+ * out page by page (a comparison of a few ids); only when the list's count changed during the
+ * read, so records may have moved further than a page, is every id checked (for 100,000 records
+ * that costs more than the rest of the read).
+ */
 const readAll = async (client: OrderRecordsClient, filters: OrderFilters): Promise<Order[]> => {
   const out: Order[] = [];
+  const counts = new Set<number>();
+  let before: readonly Order[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const records = await client.orderRecords({
       status: STATUS_OF_VIEW[filters.view],
@@ -158,8 +167,22 @@ const readAll = async (client: OrderRecordsClient, filters: OrderFilters): Promi
       limit: PAGE,
       ...(filters.symbol ? { symbol: filters.symbol } : {}),
     });
-    out.push(...records.orders);
+    counts.add(records.totalCount);
+    const repeated = overlap(before, records.orders);
+    for (let k = repeated; k < records.orders.length; k++) out.push(records.orders[k] as Order);
+    before = records.orders;
     if (page >= records.totalPages || records.orders.length < PAGE) break;
   }
-  return out;
+  return counts.size > 1 ? uniqueOrders(out) : out;
+};
+
+/** How many records `page` starts with that end the page read before it. */
+const overlap = (before: readonly Order[], page: readonly Order[]): number => {
+  const first = page[0];
+  if (!first) return 0;
+  const at = before.findLastIndex((order) => order.id === first.id);
+  if (at < 0) return 0;
+  let k = 0;
+  while (at + k < before.length && page[k]?.id === before[at + k]?.id) k++;
+  return k;
 };

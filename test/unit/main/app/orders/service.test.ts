@@ -98,6 +98,28 @@ describe('OrdersService rows', () => {
     expect(new Set(all.rows.map((r) => r.key)).size).toBe(300);
   });
 
+  it('shows each record once when the list moved by more than a page while it was read', async () => {
+    const old = range(0, 600);
+    // 300 orders are placed after the first page is read: the records of that page come again,
+    // further down than the start of the next one.
+    const placed = range(1000, 1300);
+    let served = 0;
+    const lists = {
+      get orderHistory() {
+        served += 1;
+        return served === 1 ? old : [...placed, ...old];
+      },
+    };
+    const { rows } = setup(lists);
+    const first = await rows({ view: 'history', offset: 0, limit: 500 });
+    const next = await rows({ view: 'history', offset: 500, limit: 500 });
+    const keys = [...first.rows, ...next.rows].map((r) => r.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toEqual(
+      [...old.slice(0, 250), ...placed.slice(250), ...old.slice(250)].map((o) => o.id),
+    );
+  });
+
   it('reads a list again when main learned it changed or the trader asks, not while scrolling', async () => {
     const { orders, rows, exchange, events } = setup({ orderHistory: range(0, 10) });
     const first = await rows({ view: 'history', offset: 0, limit: 5 });
