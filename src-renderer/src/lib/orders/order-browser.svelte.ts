@@ -78,6 +78,8 @@ export class OrderBrowser {
   private readonly asked = new SvelteSet<number>();
   /** The rows the table shows (plus its overscan): [start, end). */
   private window = { start: 0, end: 0 };
+  /** Which way the list last scrolled by less than a screen (1 down, -1 up, 0 after a jump). */
+  private ahead = 0;
   private settling: ReturnType<typeof setTimeout> | undefined;
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
@@ -161,7 +163,12 @@ export class OrderBrowser {
    * passes over are gone before they could be read, so asking for them is work for nothing.
    */
   want(start: number, end: number): void {
-    const jumped = Math.abs(start - this.window.start) > Math.max(end - start, 1);
+    const moved = start - this.window.start;
+    const jumped = Math.abs(moved) > Math.max(end - start, 1);
+    // Scrolling a row or a page at a time: the next block that way is read before it shows, so
+    // its rows come in with their records instead of "Reading…" first (each is one layout of
+    // its text, not two).
+    if (moved !== 0) this.ahead = jumped ? 0 : Math.sign(moved);
     this.window = { start, end };
     clearTimeout(this.settling);
     if (this.loading) return;
@@ -192,6 +199,7 @@ export class OrderBrowser {
     this.blocks.clear();
     this.total = 0;
     this.window = { start: 0, end: 0 };
+    this.ahead = 0;
     this.active = 0;
     this.close();
   }
@@ -215,10 +223,15 @@ export class OrderBrowser {
     );
   }
 
-  /** Asks for the blocks in view that are neither read nor asked for, in one read. */
+  /**
+   * Asks for the blocks in view, and the next one the way the list is scrolling, that are neither
+   * read nor asked for, in one read.
+   */
   private fill(): void {
     if (this.error !== null) return;
-    const [first, last] = this.blocksInView();
+    const [inViewFirst, inViewLast] = this.blocksInView();
+    const first = this.ahead < 0 ? Math.max(0, inViewFirst - 1) : inViewFirst;
+    const last = this.ahead > 0 ? inViewLast + 1 : inViewLast;
     const missing: number[] = [];
     for (let block = first; block <= last; block++) {
       if (!this.blocks.has(block) && !this.asked.has(block) && block * BLOCK < this.total) {
