@@ -50,8 +50,12 @@ const context = (change: Partial<PaintContext> = {}): PaintContext => ({
   ...change,
 });
 
+/** A row's record cells' texts (not the "Reading…" cell shown instead of them while it waits). */
 const cellsOf = (row: Element | null | undefined) =>
-  [...(row?.querySelectorAll('[role=gridcell]') ?? [])].map((c) => c.textContent?.trim());
+  [...(row?.querySelectorAll('[role=gridcell]:not(.waiting)') ?? [])].map((c) =>
+    c.textContent?.trim(),
+  );
+const waitingOf = (row: Element | null | undefined) => row?.querySelector('.waiting')?.textContent;
 
 describe('RowPainter', () => {
   let body: HTMLDivElement;
@@ -96,20 +100,33 @@ describe('RowPainter', () => {
     const row = body.firstElementChild;
     const cells = [...(row?.querySelectorAll('[role=gridcell]') ?? [])];
     expect(row?.getAttribute('aria-busy')).toBe('true');
-    expect(cellsOf(row)[0]).toBe('Reading…');
-    expect(cells[0]?.classList.contains('num')).toBe(false);
+    expect(waitingOf(row)).toBe('Reading…');
+    expect(cellsOf(row)).toEqual(['', '', '', '', '', '', '', '', '', '']);
 
     painter.paint([{ slot: 0, index: 3, row: rowOf(3) }], context());
     expect(body.firstElementChild).toBe(row);
     expect([...(row?.querySelectorAll('[role=gridcell]') ?? [])]).toEqual(cells);
     expect(row?.hasAttribute('aria-busy')).toBe(false);
     expect(cellsOf(row)[5]).toBe('13.0000');
-    expect(cells[0]?.classList.contains('num')).toBe(true);
+  });
 
-    // Back to waiting (a reload): the record's text does not linger.
+  it('keeps a waiting row’s last text under "Reading…", so a row read again writes nothing', () => {
+    const record = rowOf(3);
+    painter.paint([{ slot: 0, index: 3, row: record }], context());
+    const row = body.firstElementChild;
+    const shown = cellsOf(row);
+    const changes = new MutationObserver(() => undefined);
+    changes.observe(body, { subtree: true, characterData: true, childList: true });
+
+    // A jump away and back: the row waits (the table's style hides its cells), then shows the
+    // same record again, without a single text written.
     painter.paint([{ slot: 0, index: 3, row: undefined }], context());
-    expect(cellsOf(row)).toEqual(['Reading…', '', '', '', '', '', '', '', '', '']);
-    expect(row?.querySelector('.side')?.className).toBe('side');
+    expect(row?.getAttribute('aria-busy')).toBe('true');
+    expect(cellsOf(row)).toEqual(shown);
+    painter.paint([{ slot: 0, index: 3, row: record }], context());
+    expect(row?.hasAttribute('aria-busy')).toBe(false);
+    expect(changes.takeRecords()).toEqual([]);
+    changes.disconnect();
   });
 
   it('writes nothing when a paint changes nothing, and only what changed otherwise', () => {

@@ -31,8 +31,8 @@ interface RowElement {
   cells: Cell[];
   index: number;
   row: WireRow | undefined;
-  /** The line its cells show (undefined: waiting for its record; null: not filled yet). */
-  line: OrderLine | FillLine | undefined | null;
+  /** The line its cells show (hidden while the row waits for its record); null: none yet. */
+  line: OrderLine | FillLine | null;
   selected: boolean | null;
 }
 
@@ -53,7 +53,7 @@ const FILL_CELLS = ['time', 'market', 'side', 'price', 'amount', 'value', 'fee',
 type Column = (typeof ORDER_CELLS)[number] | (typeof FILL_CELLS)[number];
 
 const CLASS: Record<Column, string> = {
-  time: 'muted',
+  time: 'muted num',
   market: '',
   side: 'side',
   type: 'opt muted',
@@ -154,11 +154,11 @@ export class RowPainter {
       this.#build(row, shape);
       row.line = null;
     }
-    if (line?.kind === 'unreadable') {
-      write(row.cells[0]?.text, line.text);
-    } else {
-      this.#fill(row, line?.kind === shape ? line : undefined);
-    }
+    if (line?.kind === 'unreadable') write(row.cells[0]?.text, line.text);
+    else if (line?.kind === shape) this.#fill(row, line);
+    // A row waiting for its record keeps the text it showed, hidden under "Reading…" (by its
+    // `aria-busy`, in the table's style): a new text is a layout of its cell, and a row read
+    // after a jump would otherwise be laid out twice, once emptied and once filled.
   }
 
   /** Makes a row's cells for its shape (once, or when the view switches between orders and fills). */
@@ -187,6 +187,8 @@ export class RowPainter {
       }
       row.cells.push(cell);
     }
+    // Shown instead of the cells while the row waits for its record.
+    this.#cell(row.element, 'waiting').text.data = 'Reading…';
   }
 
   #cell(parent: HTMLElement, className: string): Cell {
@@ -198,43 +200,35 @@ export class RowPainter {
     return { element, text };
   }
 
-  /** Writes a row's texts and classes: its line's, or those of a row waiting for its record. */
-  #fill(row: RowElement, line: OrderLine | FillLine | undefined): void {
+  /** Writes a row's texts and classes for its line: only those that differ from the last. */
+  #fill(row: RowElement, line: OrderLine | FillLine): void {
     if (line === row.line) return;
-    const fresh = row.line === null;
-    const last = row.line ?? undefined;
+    const last = row.line;
     row.line = line;
     const columns = row.shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
     for (const [k, column] of columns.entries()) {
       const cell = row.cells[k];
       if (!cell) continue;
       switch (column) {
-        case 'time':
-          write(cell.text, line ? line.time : 'Reading…');
-          if (fresh || (line === undefined) !== (last === undefined)) {
-            cell.element.classList.toggle('num', line !== undefined);
-          }
-          break;
         case 'side':
-          write(cell.extra, line ? SIDE_ARROW[line.side] : '');
-          write(cell.text, line ? ` ${SIDE_TEXT[line.side]}` : '');
-          if (fresh || line?.side !== last?.side)
-            cell.element.className = classes('side', line?.side);
+          write(cell.extra, SIDE_ARROW[line.side]);
+          write(cell.text, ` ${SIDE_TEXT[line.side]}`);
+          if (line.side !== last?.side) cell.element.className = `side ${line.side}`;
           break;
         case 'fee':
-          write(cell.text, line ? `${line.fee} ` : '');
-          write(cell.extra, line?.feeAsset ?? '');
+          write(cell.text, `${line.fee} `);
+          write(cell.extra, line.feeAsset);
           break;
         case 'status': {
-          const status = line?.kind === 'order' ? line.status : undefined;
+          const status = line.kind === 'order' ? line.status : undefined;
           write(cell.text, status ? STATUS_TEXT[status] : '');
-          if (fresh || status !== (last?.kind === 'order' ? last.status : undefined)) {
-            cell.element.className = classes('status', status);
+          if (status !== (last?.kind === 'order' ? last.status : undefined)) {
+            cell.element.className = status ? `status ${status}` : 'status';
           }
           break;
         }
         default:
-          write(cell.text, line ? plainText(line, column) : '');
+          write(cell.text, plainText(line, column));
       }
     }
   }
@@ -243,6 +237,8 @@ export class RowPainter {
 /** The text of a cell that is only text. */
 const plainText = (line: OrderLine | FillLine, column: Column): string => {
   switch (column) {
+    case 'time':
+      return line.time;
     case 'market':
       return line.market;
     case 'price':
@@ -268,6 +264,3 @@ const plainText = (line: OrderLine | FillLine, column: Column): string => {
 const write = (text: Text | undefined, value: string): void => {
   if (text && text.data !== value) text.data = value;
 };
-
-const classes = (fixed: string, variable: string | undefined): string =>
-  variable ? `${fixed} ${variable}` : fixed;
