@@ -6,8 +6,10 @@ import type {
 } from '../../../src-shared/contract';
 import type { Order, OrderView } from '../../../src-shared/domain';
 
-/** Every record of a view, for one market or all (''), as the exchange lists them. */
-/** Reads a list from the exchange: each record once (see `readAll` in the service). */
+/**
+ * Every record of a view, for one market or all (''), as the exchange lists them, each once (the
+ * service's reader leaves out records a moving list repeated).
+ */
 export type LoadList = () => Promise<Order[]>;
 
 export const ORDER_VIEWS: readonly OrderView[] = ['open', 'history', 'trades'];

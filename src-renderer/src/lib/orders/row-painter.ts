@@ -70,10 +70,9 @@ const CLASS: Record<Column, string> = {
 /**
  * Draws the Orders table's rows straight into the page: each slot of `RowSlots` is one row
  * element, made once, kept while its slot is placed, and repainted by writing only the
- * attributes and texts that changed. A scroll frame moves some thirty rows; done here rather
- * than through thirty sets of reactive effects, it costs a few small writes and makes next to no
- * garbage (a drag of the scrollbar repaints every row in view on every frame, and the garbage of
- * the reactive path brought the heap's collections into those frames).
+ * attributes and texts that changed. A scroll frame moves some thirty rows (a drag of the
+ * scrollbar, every row in view on every frame); done here rather than through thirty sets of
+ * reactive effects, it costs a few small writes and less script and garbage per frame.
  *
  * The elements keep the order of their slots in the page (a move would make them new to the
  * browser); the table gives assistive technology the list order with `aria-owns`.
@@ -166,13 +165,11 @@ export class RowPainter {
     row.shape = shape;
     row.cells = [];
     row.element.replaceChildren();
-    const columns: readonly Column[] =
-      shape === 'unreadable' ? [] : shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
     if (shape === 'unreadable') {
       row.cells.push(this.#cell(row.element, 'unreadable'));
       return;
     }
-    for (const column of columns) {
+    for (const column of shape === 'fill' ? FILL_CELLS : ORDER_CELLS) {
       const cell = this.#cell(row.element, CLASS[column]);
       if (column === 'side') {
         const arrow = document.createElement('span');
