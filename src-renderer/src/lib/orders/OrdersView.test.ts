@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OrderRowsRequest } from '../../../../src-shared/contract';
 import { ADA_USDM, fakeApi, NIGHT_USDM, orderOf } from '../trade/fake-api';
 import OrdersView from './OrdersView.svelte';
@@ -108,6 +108,27 @@ describe('the Orders table', () => {
     expect(document.getElementById('orders-row-60003')).toBe(kept);
     expect(textOf(kept)).toContain('60,013.0000');
     expect(document.getElementById('orders-row-59995')).toBeNull();
+  });
+
+  it('sets no timer as the list scrolls (a timer a frame is garbage the collector pauses on)', async () => {
+    setup();
+    await waitFor(() => expect(textOf(rowsInPage()[0])).toContain('10.0000'));
+    const timers = vi.spyOn(window, 'setTimeout');
+    try {
+      // A drag of the scrollbar, then a few rows at a time, and the frames after.
+      for (let k = 1; k <= 10; k++) await scrollTo(ROW * 5_000 * k);
+      for (let k = 1; k <= 10; k++) await scrollTo(ROW * (50_000 + k));
+      for (let frame = 0; frame < 4; frame++) {
+        await new Promise((done) => requestAnimationFrame(done));
+      }
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+    // And the rows where it stopped are read and drawn.
+    await waitFor(() =>
+      expect(textOf(document.getElementById('orders-row-50010'))).toContain('50,020.0000'),
+    );
   });
 
   it('shows a screenful after a jump in the row elements already in the page', async () => {

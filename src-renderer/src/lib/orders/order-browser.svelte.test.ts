@@ -82,6 +82,34 @@ describe('OrderBrowser', () => {
     expect(new OrderBrowser(fake.api, storage).view).toBe('history');
   });
 
+  it('reads nothing while the scrollbar is dragged, then the rows where it stops', async () => {
+    const main = mainList({
+      total: 100_000,
+      rows: (i) => rowOf(orderOf({ id: `order-${i}` })),
+    });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
+    const browser = new OrderBrowser(fake.api, memory());
+    await browser.start();
+    const asked = rowsAsked(fake).length;
+    vi.useFakeTimers();
+    try {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      // A drag: the window jumps by a few screens a frame for half a second.
+      for (let frame = 1; frame <= 30; frame++) {
+        browser.want(frame * 2_000, frame * 2_000 + 40);
+        await vi.advanceTimersByTimeAsync(16);
+      }
+      expect(rowsAsked(fake)).toHaveLength(asked);
+      // No timer a frame: each would be garbage the page's collector pauses a frame to free.
+      expect(timers).not.toHaveBeenCalled();
+      // It stops: once the window has stayed put two frames, the rows there are read.
+      await vi.advanceTimersByTimeAsync(40);
+      expect(rowsAsked(fake).slice(asked)).toMatchObject([{ offset: 60_000, limit: BLOCK }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('asks main only for the rows in view of a long list, and each of them once', async () => {
     const orders = new Map<number, WireOrder>();
     const main = mainList({

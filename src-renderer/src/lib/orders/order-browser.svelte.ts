@@ -80,7 +80,9 @@ export class OrderBrowser {
   private window = { start: 0, end: 0 };
   /** Which way the list last scrolled by less than a screen (1 down, -1 up, 0 after a jump). */
   private ahead = 0;
-  private settling: ReturnType<typeof setTimeout> | undefined;
+  /** The frame that reads the window once it stays put after a jump, and from when it may. */
+  private settling: number | undefined;
+  private settleAt = 0;
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
 
@@ -170,10 +172,34 @@ export class OrderBrowser {
     // its text, not two).
     if (moved !== 0) this.ahead = jumped ? 0 : Math.sign(moved);
     this.window = { start, end };
-    clearTimeout(this.settling);
+    if (this.loading || !jumped) this.unsettle();
     if (this.loading) return;
-    if (jumped) this.settling = setTimeout(() => this.fill(), SETTLE_MS);
+    if (jumped) this.settle();
     else this.fill();
+  }
+
+  /**
+   * Reads the window once it has stayed put for SETTLE_MS, checked each frame. (Not a timer: a
+   * drag moves the window every frame, and each timer is an object the page's collector must
+   * finalize, in the pause that costs a frame.)
+   */
+  private settle(): void {
+    this.settleAt = Date.now() + SETTLE_MS;
+    this.settling ??= requestAnimationFrame(this.settled);
+  }
+
+  private readonly settled = (): void => {
+    if (Date.now() < this.settleAt) {
+      this.settling = requestAnimationFrame(this.settled);
+      return;
+    }
+    this.settling = undefined;
+    this.fill();
+  };
+
+  private unsettle(): void {
+    if (this.settling !== undefined) cancelAnimationFrame(this.settling);
+    this.settling = undefined;
   }
 
   async show(view: OrderView): Promise<void> {
@@ -354,7 +380,7 @@ export class OrderBrowser {
   }
 
   dispose(): void {
-    clearTimeout(this.settling);
+    this.unsettle();
     for (const stop of this.stops.splice(0)) stop();
   }
 }
