@@ -172,10 +172,12 @@ export class OrderBrowser {
     // its text, not two).
     if (moved !== 0) this.ahead = jumped ? 0 : Math.sign(moved);
     this.window = { start, end };
-    if (this.loading || !jumped) this.unsettle();
-    if (this.loading) return;
-    if (jumped) this.settle();
-    else this.fill();
+    if (jumped && !this.loading) {
+      this.settle();
+      return;
+    }
+    this.unsettle();
+    if (!this.loading) this.fill();
   }
 
   /**
