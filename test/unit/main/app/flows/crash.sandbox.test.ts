@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../../../src-sandbox/index';
+import { runAppChild } from '../../../../fixtures/crash/run-child';
 
 /**
  * Kill the app (SIGKILL, nothing flushed) at each step of placing an order: after the build,
@@ -12,54 +12,14 @@ import { startSandbox } from '../../../../../src-sandbox/index';
  * start finds what was left, asks the exchange, and ends with the order placed exactly once, or
  * not at all when it was never signed.
  */
-const CHILD = resolve(import.meta.dirname, '../../../../fixtures/crash/app-child.ts');
-
 let sandboxDir: string;
 let appDir: string;
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const keychainService = `Countersign-crash-${randomUUID()}`;
 let price = '0.6';
 
-interface ChildResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: Record<string, unknown>;
-  stderr: string;
-}
-
-const child = (action: string, killAt = ''): Promise<ChildResult> =>
-  new Promise((done, fail) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: {
-        ...process.env,
-        ACTION: action,
-        KILL_AT: killAt,
-        DATA_DIR: appDir,
-        SANDBOX_URL: sandbox.url,
-        ...('adminToken' in sandbox && typeof sandbox.adminToken === 'string'
-          ? { SANDBOX_TOKEN: sandbox.adminToken }
-          : {}),
-        KEYCHAIN_SERVICE: keychainService,
-        PRICE: price,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    proc.once('error', fail);
-    proc.once('exit', (code, signal) => {
-      const line = stdout.trim().split('\n').at(-1) ?? '';
-      let out: Record<string, unknown>;
-      try {
-        out = line ? (JSON.parse(line) as Record<string, unknown>) : {};
-      } catch {
-        out = {};
-      }
-      done({ code, signal, out, stderr });
-    });
-  });
+const child = (action: string, killAt = '') =>
+  runAppChild({ dataDir: appDir, sandbox, keychainService }, action, killAt, { PRICE: price });
 
 /** Open orders at the exchange after the last run (every run that ends says so). */
 let open = 0;
