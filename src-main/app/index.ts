@@ -25,6 +25,7 @@ import { aboutHandlers } from './about/handlers';
 import { AppInfoService } from './about/service';
 import { fundsHandlers } from './funds/handlers';
 import { FundsService } from './funds/service';
+import { PendingFundsStore } from './funds/pending-store';
 import { marketHandlers } from './market/handlers';
 import { MarketService } from './market/service';
 import { NetworkService, type Connection } from './network/service';
@@ -136,6 +137,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   const attempts = new UnlockAttempts(config.dataDir);
   await attempts.load();
   const journal = new OperationJournal(config.dataDir);
+  const pendingFunds = new PendingFundsStore(config.dataDir);
   const sandboxCommand = config.sandbox;
   let sandboxNotice: string | null = null;
   // Set once the session exists: the sandbox may announce its notice after the window has read
@@ -193,7 +195,12 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     settings: new SessionSettings(config.dataDir),
     emit,
     network: () => network.current.name,
-    notices: () => [settingsStore.problem?.message ?? null, journal.notice(), sandboxNotice],
+    notices: () => [
+      settingsStore.problem?.message ?? null,
+      journal.notice(),
+      pendingFunds.notice(),
+      sandboxNotice,
+    ],
   });
   announceNotices = () => void session.noticesChanged().catch(() => undefined);
   const apiKey = () => session.apiKey();
@@ -242,7 +249,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     afterChange: (result) => {
       orders.invalidate();
       if (result.txHash && (result.kind === 'deposit' || result.kind === 'withdrawal')) {
-        funds.submitted(result.operationId, result.txHash);
+        void funds.submitted(result.operationId, result.txHash);
       }
       if (result.kind === 'place-order' && result.order) feed.placed(result.order);
       feed.refresh();
@@ -275,6 +282,8 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit,
     apiKey,
     walletBalance: () => wallet.balance({}),
+    store: pendingFunds,
+    logger: config.logger,
   });
   const market = new MarketService({
     network,
@@ -370,6 +379,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       session.lockNow('shutdown');
       feed.stop();
       market.unwatch();
+      await funds.flush();
       await network.dispose();
       await journal.close();
     },

@@ -2,7 +2,6 @@ import type {
   EmitEvent,
   FundsOverview,
   FundsRules,
-  PendingFunds,
   PreparedOperation,
   WalletBalance,
 } from '../../../src-shared/contract';
@@ -15,6 +14,7 @@ import {
   smallestUnitText,
   toSmallestUnit,
 } from '../../../src-shared/money';
+import type { Logger } from '../../log';
 import { refOf, totalOf, type InputUtxo } from '../../chain';
 import type { TransactionSigner } from '../../signing';
 import type { WalletBook } from '../../wallet';
@@ -23,6 +23,7 @@ import { assetOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
 import { selectCoins } from './coin-selection';
+import type { Expected, PendingFundsStore, PendingState, Tracked } from './pending-store';
 
 export interface FundsDeps {
   network: NetworkService;
@@ -33,20 +34,16 @@ export interface FundsDeps {
   apiKey: () => string;
   /** The wallet's L1 balance, as the wallet area reads it. */
   walletBalance: () => Promise<WalletBalance>;
+  /** Where the deposits and withdrawals on their way are kept across restarts (memory only without). */
+  store?: PendingFundsStore;
+  logger?: Logger;
   now?: () => number;
-}
-
-interface Tracked extends PendingFunds {
-  network: string;
-  /** Deposits: what went in, to tell when the exchange credits it. */
-  amounts: Map<string, bigint>;
-  /** Deposits: free + locked of each unit when it was submitted. */
-  totalBefore: Map<string, Money>;
-  submittedAtMs: number;
 }
 
 /** After this long a deposit or withdrawal leaves the pending list whatever happened. */
 const GIVE_UP_MS = 3 * 60 * 60_000;
+/** Built and not sent: the newest are kept (one that is never confirmed is forgotten in time). */
+const MAX_EXPECTED = 20;
 
 const parseAmounts = (
   rules: ExchangeRules,
@@ -92,12 +89,44 @@ const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): s
  * stay in the pending list until they land.
  */
 export class FundsService {
-  #pending: Tracked[] = [];
+  /** What is on its way, and what was built and not sent yet (see PendingFundsStore). */
+  #state: PendingState | undefined;
+  #loading: Promise<PendingState> | undefined;
+  /** Deposits and withdrawals sent and not yet written down (see `flush`). */
+  readonly #tracking = new Set<Promise<void>>();
 
   constructor(private readonly deps: FundsDeps) {}
 
   #now(): number {
     return (this.deps.now ?? Date.now)();
+  }
+
+  async #loaded(): Promise<PendingState> {
+    if (this.#state) return this.#state;
+    const { store } = this.deps;
+    this.#loading ??= (store ? store.load() : Promise.resolve(undefined)).then(
+      (state) => state ?? { pending: [], expected: new Map() },
+      (error: unknown) => {
+        this.deps.logger?.warn('could not read the deposits and withdrawals on their way', error);
+        return { pending: [], expected: new Map() };
+      },
+    );
+    const state = await this.#loading;
+    this.#state ??= state;
+    return this.#state;
+  }
+
+  /**
+   * Writes the state as it is when its turn comes. A failed write keeps it in memory for this run
+   * (it is what the Funds screen lists, not the funds themselves) and is logged.
+   */
+  async #save(): Promise<void> {
+    const { store } = this.deps;
+    const state = this.#state;
+    if (!store || !state) return;
+    await store.save(state).catch((error: unknown) => {
+      this.deps.logger?.warn('could not save the deposits and withdrawals on their way', error);
+    });
   }
 
   async rules(): Promise<FundsRules> {
@@ -114,19 +143,30 @@ export class FundsService {
     const connection = await this.deps.network.connection();
     const client = await connection.client(this.deps.apiKey());
     const exchange = await client.balances();
-    await this.#settle(connection, exchange);
+    const walletId = (await this.deps.book.active())?.id;
+    const state = await this.#loaded();
+    await this.#settle(connection, walletId, exchange);
     return {
       exchange,
       readAt: new Date(this.#now()).toISOString(),
-      pending: this.#pending
-        .filter((p) => p.network === connection.key)
+      pending: state.pending
+        .filter((p) => p.network === connection.key && p.walletId === walletId)
         .map(({ kind, txHash, title, submittedAt }) => ({ kind, txHash, title, submittedAt })),
     };
   }
 
-  /** Drops what has landed: a withdrawal's coin is in the wallet, a deposit is credited. */
-  async #settle(connection: Connection, balances: readonly Balance[]): Promise<void> {
-    const mine = this.#pending.filter((p) => p.network === connection.key);
+  /**
+   * Drops what has landed (a withdrawal's coin is in the wallet, a deposit is credited) of the
+   * wallet and network shown; those of other wallets and networks wait until they are shown.
+   */
+  async #settle(
+    connection: Connection,
+    walletId: string | undefined,
+    balances: readonly Balance[],
+  ): Promise<void> {
+    const state = await this.#loaded();
+    const ours = (p: Tracked) => p.network === connection.key && p.walletId === walletId;
+    const mine = state.pending.filter(ours);
     if (!mine.length) return;
     let walletUtxos: Set<string> | null = null;
     if (mine.some((p) => p.kind === 'withdrawal')) {
@@ -145,19 +185,22 @@ export class FundsService {
       const b = balances.find((x) => x.unit === unit);
       return b ? b.free.plus(b.locked) : new Money(0);
     };
-    this.#pending = this.#pending.filter((p) => {
-      if (p.network !== connection.key) return true;
-      if (now - p.submittedAtMs > GIVE_UP_MS) return false;
-      if (p.kind === 'withdrawal') return !walletUtxos?.has(`${p.txHash}#0`);
+    const landed = (p: Tracked): boolean => {
+      if (now - p.submittedAtMs > GIVE_UP_MS) return true;
+      if (p.kind === 'withdrawal') return walletUtxos?.has(`${p.txHash}#0`) ?? false;
       // A deposit is credited once the exchange holds the amount more than before, as free funds.
-      return ![...p.amounts].every(([unit, q]) => {
+      return [...p.amounts].every(([unit, q]) => {
         const before = p.totalBefore.get(unit) ?? new Money(0);
         const decimals = unit === LOVELACE ? 6 : 6;
         const credited = total(unit).minus(before).gte(fromSmallestUnit(q, decimals));
         const locked = balances.find((x) => x.unit === unit)?.locked ?? new Money(0);
         return credited && locked.lt(fromSmallestUnit(q, decimals));
       });
-    });
+    };
+    const left = state.pending.filter((p) => !ours(p) || !landed(p));
+    if (left.length === state.pending.length) return;
+    state.pending = left;
+    await this.#save();
   }
 
   /** Pushes the balances and pending list (after a change, or from the live feed). */
@@ -275,10 +318,11 @@ export class FundsService {
         cancelsOrderId: null,
         ttlSeconds: rules.fundsTtlSeconds,
       });
-      this.#expect(prepared.operationId, {
+      await this.#expect(prepared.operationId, {
         kind: 'deposit',
         title,
         network: connection.key,
+        walletId: account.wallet.id,
         amounts,
         totalBefore: new Map(
           [...amounts.keys()].map((unit) => {
@@ -360,10 +404,11 @@ export class FundsService {
         cancelsOrderId: null,
         ttlSeconds: rules.fundsTtlSeconds,
       });
-      this.#expect(prepared.operationId, {
+      await this.#expect(prepared.operationId, {
         kind: 'withdrawal',
         title,
         network: connection.key,
+        walletId: account.wallet.id,
         amounts,
         totalBefore: new Map(),
       });
@@ -378,31 +423,45 @@ export class FundsService {
     }
   }
 
-  #expected = new Map<string, Omit<Tracked, 'txHash' | 'submittedAt' | 'submittedAtMs'>>();
-
-  #expect(
-    operationId: string,
-    tracked: Omit<Tracked, 'txHash' | 'submittedAt' | 'submittedAtMs'>,
-  ): void {
-    this.#expected.set(operationId, tracked);
-    if (this.#expected.size > 20) {
-      const oldest = this.#expected.keys().next().value;
-      if (oldest !== undefined) this.#expected.delete(oldest);
+  /** Remembers what a built deposit or withdrawal moves, for when it is sent (maybe after a restart). */
+  async #expect(operationId: string, expected: Expected): Promise<void> {
+    const state = await this.#loaded();
+    state.expected.set(operationId, expected);
+    for (const oldest of state.expected.keys()) {
+      if (state.expected.size <= MAX_EXPECTED) break;
+      state.expected.delete(oldest);
     }
+    await this.#save();
   }
 
-  /** The operations service reports a confirmed deposit or withdrawal: it is pending from now. */
-  submitted(operationId: string, txHash: string): void {
-    const expected = this.#expected.get(operationId);
+  /**
+   * The operations service reports a deposit or withdrawal sent (confirmed now, or from the
+   * recovery prompt after a restart): it is on its way from now.
+   */
+  submitted(operationId: string, txHash: string): Promise<void> {
+    const task = this.#track(operationId, txHash).finally(() => this.#tracking.delete(task));
+    this.#tracking.add(task);
+    return task;
+  }
+
+  async #track(operationId: string, txHash: string): Promise<void> {
+    const state = await this.#loaded();
+    const expected = state.expected.get(operationId);
     if (!expected) return;
-    this.#expected.delete(operationId);
+    state.expected.delete(operationId);
     const now = this.#now();
-    this.#pending.push({
+    state.pending.push({
       ...expected,
       txHash,
       submittedAt: new Date(now).toISOString(),
       submittedAtMs: now,
     });
-    void this.refresh();
+    await this.#save();
+    await this.refresh();
+  }
+
+  /** Waits until what was sent is on disk (the app calls it as it closes). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#tracking]);
   }
 }
