@@ -4,6 +4,7 @@ import { AppError, ErrorCode, type ErrorPayload } from '../src-shared/errors';
 import type { Result } from '../src-shared/result';
 import { serialize } from '../src-shared/domain/amount';
 import type { Logger } from './log';
+import { diskProblem } from './store/disk-problem';
 
 /**
  * The one binder between a transport (Electron IPC, or the harness's WebSocket) and the services:
@@ -25,6 +26,13 @@ const describeIssues = (error: z.ZodError): string =>
 export const toErrorPayload = (error: unknown, channel: string, logger: Logger): ErrorPayload => {
   if (error instanceof AppError) return error.toPayload();
   logger.error(`unexpected failure in ${channel}`, error);
+  const disk = diskProblem(error);
+  if (disk) {
+    return {
+      code: ErrorCode.Internal,
+      message: `Countersign could not save its data on this computer: ${disk.reason}. ${disk.advice}`,
+    };
+  }
   return {
     code: ErrorCode.Internal,
     message:

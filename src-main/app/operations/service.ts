@@ -12,6 +12,7 @@ import type { Order } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { ExchangeError, type ExchangeClient } from '../../exchange';
 import type { Logger } from '../../log';
+import { diskProblem } from '../../store/disk-problem';
 import type {
   CancelOrderIntent,
   DepositIntent,
@@ -73,6 +74,20 @@ interface Prepared extends Built {
 }
 
 /** Why an order or a cancel recorded when it was built, and never signed, cannot be sent. */
+/**
+ * Nothing leaves for the exchange before it is in the journal: when the journal cannot be
+ * written (a full disk, a folder it may not write to), the operation stops and the trader is told
+ * why, what became of it (`outcome`) and what to do.
+ */
+const unjournaled = (error: unknown, outcome: string): AppError => {
+  const disk = diskProblem(error);
+  return new AppError(
+    ErrorCode.Internal,
+    `Countersign could not write this operation to its journal of pending operations on this computer (${disk?.reason ?? 'the write failed'}), and it sends nothing it has not written down first: ${outcome}. ${disk?.advice ?? 'Try again; if it keeps happening, restart the app.'}`,
+    { cause: error },
+  );
+};
+
 const NOTHING_SIGNED =
   'Countersign stopped before this was signed, so there is nothing of it to send. Check your open orders, and place it again if it is not there.';
 
@@ -369,7 +384,9 @@ export class OperationsService {
     let signed: SignedTransaction;
     try {
       // Its unsigned entry is on the disk before anything is signed.
-      await prepared.recorded?.written;
+      await prepared.recorded?.written.catch((error: unknown) => {
+        throw unjournaled(error, 'nothing was signed or sent');
+      });
       const options = {
         acceptedWarnings: request.acceptedWarnings ?? [],
         coins: prepared.connection.chain(),
@@ -407,22 +424,32 @@ export class OperationsService {
     }
 
     let entry = this.#entryOf(prepared, signed);
-    if (isTrade(prepared.kind)) {
-      // After a crash, a trade's fate is read from the exchange's order record whether or not
-      // its submit had begun. Its entry has been on the disk since it was built, so its signed
-      // bytes need only be written before they leave (a crash of the app cannot undo that) and
-      // are flushed while the submit is on its way: a disk flush was most of an order's own cost.
-      entry = { ...entry, submitStartedAt: entry.signedAt };
-      await this.deps.journal.record(entry, { flush: prepared.recorded ? 'soon' : 'now' });
-      this.progress(prepared, 'journaled');
-    } else {
-      // A fund movement's L1 transaction cannot be looked up the same way: the journal must
-      // tell "never sent" from "maybe sent".
-      await this.deps.journal.record(entry);
-      this.progress(prepared, 'journaled');
-      entry = await this.deps.journal.update(entry, {
-        submitStartedAt: new Date(this.#now()).toISOString(),
-      });
+    try {
+      if (isTrade(prepared.kind)) {
+        // After a crash, a trade's fate is read from the exchange's order record whether or not
+        // its submit had begun. Its entry has been on the disk since it was built, so its signed
+        // bytes need only be written before they leave (a crash of the app cannot undo that) and
+        // are flushed while the submit is on its way: a disk flush was most of an order's cost.
+        entry = { ...entry, submitStartedAt: entry.signedAt };
+        await this.deps.journal.record(entry, { flush: prepared.recorded ? 'soon' : 'now' });
+        this.progress(prepared, 'journaled');
+      } else {
+        // A fund movement's L1 transaction cannot be looked up the same way: the journal must
+        // tell "never sent" from "maybe sent".
+        await this.deps.journal.record(entry);
+        this.progress(prepared, 'journaled');
+        entry = await this.deps.journal.update(entry, {
+          submitStartedAt: new Date(this.#now()).toISOString(),
+        });
+      }
+    } catch (error) {
+      const failure = unjournaled(error, 'it was signed, but nothing was sent');
+      this.#unrecord(prepared.recorded);
+      // Never sent: the same transaction, built again, may be confirmed again.
+      if (this.#signed.get(signed.txId)?.operationId === prepared.id)
+        this.#signed.delete(signed.txId);
+      this.#failed(prepared, failure);
+      throw failure;
     }
     this.progress(prepared, 'submitting');
     try {

@@ -67,6 +67,31 @@ describe('the dispatcher', () => {
     expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.Internal } });
   });
 
+  it.each([
+    ['ENOSPC', /the disk is full\. Free some space on the disk, then try again\./],
+    ['EACCES', /not allowed to write to its data folder\. Check that your user account/],
+    ['EROFS', /read-only/],
+  ])(
+    'tells the trader in words what a refused disk write (%s) means and what to do',
+    async (code, words) => {
+      handlers.session.status.mockImplementationOnce(async () => {
+        throw Object.assign(
+          new Error(`${code}: refused, open '/home/x/.config/app/settings.json'`),
+          {
+            code,
+            path: '/home/x/.config/app/settings.json',
+          },
+        );
+      });
+      const result = await dispatch('session:status', undefined);
+      expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.Internal } });
+      const message = result.ok ? '' : result.error.message;
+      expect(message).toMatch(/^Countersign could not save its data on this computer: /);
+      expect(message).toMatch(words);
+      expect(message).not.toMatch(/ENOSPC|EACCES|EROFS|\/home\//);
+    },
+  );
+
   it('gives the handler the parsed request, never the raw payload', async () => {
     const raw = { password: 'a password', isAdmin: true, __proto__: { polluted: true } };
     await dispatch('session:unlock', raw);
