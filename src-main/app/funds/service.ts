@@ -21,7 +21,7 @@ import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
 import { assetOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
-import type { OperationsService } from '../operations/service';
+import type { OperationsService, ToReview } from '../operations/service';
 import { selectCoins } from './coin-selection';
 import type { Expected, PendingFundsStore, PendingState, Tracked } from './pending-store';
 
@@ -302,27 +302,12 @@ export class FundsService {
         ),
       };
       const balancesBefore = await client.balances().catch(() => [] as Balance[]);
-      const prepared = await this.deps.operations.review(operation, {
-        kind: 'deposit',
-        title,
+      return await this.#review(operation, account, {
         connection,
         txHex,
         intent,
         profile,
-        keys: {
-          operationKeyHash: account.wallet.operationKeyHash,
-          paymentKeyHash: account.paymentKeyHash,
-        },
-        offline: account.wallet.kind === 'watch-only',
-        orderId: null,
-        cancelsOrderId: null,
         ttlSeconds: rules.fundsTtlSeconds,
-      });
-      await this.#expect(prepared.operationId, {
-        kind: 'deposit',
-        title,
-        network: connection.key,
-        walletId: account.wallet.id,
         amounts,
         totalBefore: new Map(
           [...amounts.keys()].map((unit) => {
@@ -331,7 +316,6 @@ export class FundsService {
           }),
         ),
       });
-      return prepared;
     } catch (error) {
       this.deps.operations.progress(
         operation,
@@ -388,31 +372,15 @@ export class FundsService {
         amounts,
         statedFeeLovelace: rules.withdrawalFeeFromPayout ? rules.withdrawalFeeLovelace : 0n,
       };
-      const prepared = await this.deps.operations.review(operation, {
-        kind: 'withdrawal',
-        title,
+      return await this.#review(operation, account, {
         connection,
         txHex,
         intent,
         profile,
-        keys: {
-          operationKeyHash: account.wallet.operationKeyHash,
-          paymentKeyHash: account.paymentKeyHash,
-        },
-        offline: account.wallet.kind === 'watch-only',
-        orderId: null,
-        cancelsOrderId: null,
         ttlSeconds: rules.fundsTtlSeconds,
-      });
-      await this.#expect(prepared.operationId, {
-        kind: 'withdrawal',
-        title,
-        network: connection.key,
-        walletId: account.wallet.id,
         amounts,
         totalBefore: new Map(),
       });
-      return prepared;
     } catch (error) {
       this.deps.operations.progress(
         operation,
@@ -421,6 +389,40 @@ export class FundsService {
       );
       throw error;
     }
+  }
+
+  /**
+   * Has the built transaction checked (the confirmation dialog's summary and intent check) and
+   * remembers what it moves, for the list of what is on its way once it is sent.
+   */
+  async #review(
+    operation: { id: string; kind: 'deposit' | 'withdrawal'; title: string },
+    account: TradingAccount,
+    built: Pick<ToReview, 'connection' | 'txHex' | 'intent' | 'profile' | 'ttlSeconds'> &
+      Pick<Expected, 'amounts' | 'totalBefore'>,
+  ): Promise<PreparedOperation> {
+    const { amounts, totalBefore, ...request } = built;
+    const prepared = await this.deps.operations.review(operation, {
+      ...request,
+      kind: operation.kind,
+      title: operation.title,
+      keys: {
+        operationKeyHash: account.wallet.operationKeyHash,
+        paymentKeyHash: account.paymentKeyHash,
+      },
+      offline: account.wallet.kind === 'watch-only',
+      orderId: null,
+      cancelsOrderId: null,
+    });
+    await this.#expect(prepared.operationId, {
+      kind: operation.kind,
+      title: operation.title,
+      network: built.connection.key,
+      walletId: account.wallet.id,
+      amounts,
+      totalBefore,
+    });
+    return prepared;
   }
 
   /** Remembers what a built deposit or withdrawal moves, for when it is sent (maybe after a restart). */

@@ -155,7 +155,7 @@ export class OperationsService {
   }
 
   /** A new operation id, announced as being built. */
-  begin(kind: OperationKind, title: string): { id: string; kind: OperationKind; title: string } {
+  begin<K extends OperationKind>(kind: K, title: string): { id: string; kind: K; title: string } {
     const operation = { id: randomUUID(), kind, title };
     this.progress(operation, 'building');
     return operation;
