@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { generateMnemonic } from 'bip39';
 import { ordersHandlers } from '../../src-main/app/orders/handlers';
 import { OrdersService } from '../../src-main/app/orders/service';
@@ -27,6 +28,26 @@ const open = Array.from({ length: 12 }, (_, i) =>
 );
 
 test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Where each column's header and the cells of the first drawn row stand (left edge and width,
+ * in whole pixels), the columns the window hides left out.
+ */
+const columnEdges = (grid: Locator) =>
+  grid.evaluate((element) => {
+    const edges = (row: Element | null | undefined) =>
+      [...(row?.children ?? [])]
+        .filter((cell) => !cell.classList.contains('waiting'))
+        .filter((cell) => getComputedStyle(cell).display !== 'none')
+        .map((cell) => {
+          const box = cell.getBoundingClientRect();
+          return [Math.round(box.left), Math.round(box.width)];
+        });
+    return {
+      header: edges(element.querySelector('[role=columnheader]')?.parentElement),
+      row: edges(element.querySelector('.body [role=row]:not([aria-busy=true])')),
+    };
+  });
 
 test.beforeEach(async ({ harness }) => {
   await harness.services.handlers.wallet.restore({
@@ -77,6 +98,11 @@ for (const size of [
     expect(inPage).toBeLessThan(size.height / 28 + 14);
     // The columns fit the window: nothing runs off to the side.
     expect(await grid.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+    // Each header stands over its column, all ten where there is room, the seven that matter
+    // most in a narrow window.
+    const orderColumns = await columnEdges(grid);
+    expect(orderColumns.row).toEqual(orderColumns.header);
+    expect(orderColumns.header).toHaveLength(size.width >= 1920 ? 10 : 7);
 
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
@@ -87,6 +113,9 @@ for (const size of [
     await page.getByRole('tab', { name: 'Trading history' }).click();
     const fills = page.getByRole('grid', { name: 'Trading history' });
     await expect(fills.getByRole('row').nth(1)).toContainText(/Maker|Taker|USDM/);
+    const fillColumns = await columnEdges(fills);
+    expect(fillColumns.row).toEqual(fillColumns.header);
+    expect(fillColumns.header).toHaveLength(size.width >= 1920 ? 8 : 5);
     await fills.getByRole('row').nth(3).click();
     await expect(
       page.getByRole('region', { name: /(Buy|Sell) [\d,.]+ (ADA|NIGHT)/ }),
