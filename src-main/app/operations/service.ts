@@ -73,7 +73,6 @@ interface Prepared extends Built {
   recorded?: { entry: JournalEntry; written: Promise<void> } | undefined;
 }
 
-/** Why an order or a cancel recorded when it was built, and never signed, cannot be sent. */
 /**
  * Nothing leaves for the exchange before it is in the journal: when the journal cannot be
  * written (a full disk, a folder it may not write to), the operation stops and the trader is told
@@ -88,6 +87,7 @@ const unjournaled = (error: unknown, outcome: string): AppError => {
   );
 };
 
+/** Why an order or a cancel recorded when it was built, and never signed, cannot be sent. */
 const NOTHING_SIGNED =
   'Countersign stopped before this was signed, so there is nothing of it to send. Check your open orders, and place it again if it is not there.';
 
