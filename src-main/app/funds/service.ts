@@ -402,6 +402,15 @@ export class FundsService {
       Pick<Expected, 'amounts' | 'totalBefore'>,
   ): Promise<PreparedOperation> {
     const { amounts, totalBefore, ...request } = built;
+    // Noted (on the disk) while the transaction is checked, not after: a prepare is no slower.
+    const noted = this.#expect(operation.id, {
+      kind: operation.kind,
+      title: operation.title,
+      network: built.connection.key,
+      walletId: account.wallet.id,
+      amounts,
+      totalBefore,
+    });
     const prepared = await this.deps.operations.review(operation, {
       ...request,
       kind: operation.kind,
@@ -414,14 +423,7 @@ export class FundsService {
       orderId: null,
       cancelsOrderId: null,
     });
-    await this.#expect(prepared.operationId, {
-      kind: operation.kind,
-      title: operation.title,
-      network: built.connection.key,
-      walletId: account.wallet.id,
-      amounts,
-      totalBefore,
-    });
+    await noted;
     return prepared;
   }
 
