@@ -40,6 +40,9 @@ describe('the confirmation dialog', () => {
     expect(goes.textContent).toContain('Exchange deposit address');
     expect(goes.textContent).toContain('25');
     expect(goes.textContent).toContain('74.82');
+    // The deposit's datum names the account it credits, not an order.
+    expect(goes.textContent).toContain('with the account to credit');
+    expect(goes.textContent).not.toContain('order');
     expect(dialog.textContent).toContain('0.18');
     expect(dialog.textContent).toContain('Your wallet key (on this computer)');
   });

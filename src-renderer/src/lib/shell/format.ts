@@ -17,6 +17,23 @@ export const PARTY_LABELS: Readonly<Record<Party, string>> = {
   unknown: 'An address Countersign does not know',
 };
 
+/**
+ * What the data attached to an output (its datum) is, by who receives it: the exchange's
+ * contracts read an order's terms, a deposit's account or a request from it.
+ */
+export const datumLabel = (party: Party): string => {
+  switch (party) {
+    case 'exchange-order':
+      return 'with the order’s terms';
+    case 'exchange-deposit':
+      return 'with the account to credit';
+    case 'exchange-intent':
+      return 'with your request';
+    default:
+      return 'with attached data';
+  }
+};
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A moment as a trader reads it: local date and time to the second. */
