@@ -104,6 +104,16 @@ test('a deposit signed but never sent before a crash is offered after the restar
     prompt = page.getByRole('dialog', { name: PROMPT });
     await expect(prompt).toBeVisible({ timeout: 30_000 });
     await expect(prompt.getByRole('listitem')).toHaveCount(1);
+    // Put off, it waits in the status bar and comes back from there.
+    await prompt.getByRole('button', { name: 'Decide later' }).click();
+    await expect(prompt).toBeHidden();
+    const reopen = page
+      .getByRole('contentinfo', { name: 'Status' })
+      .getByRole('button', { name: 'Unfinished operations 1' });
+    await shoot(page, 'crash-recovery-later');
+    expect(await seriousViolations(page, 'unfinished operations put off')).toEqual([]);
+    await reopen.click();
+    await expect(prompt).toBeVisible();
     const second = prompt.getByRole('listitem', { name: 'Deposit 50 ADA' });
     await expect(second).toContainText('Never reached the exchange');
     await second.getByRole('button', { name: 'Discard' }).click();
@@ -111,6 +121,7 @@ test('a deposit signed but never sent before a crash is offered after the restar
     await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
       'Removed from the unfinished list',
     );
+    await expect(reopen).toHaveCount(0);
     await shoot(page, 'crash-recovery-discarded');
     await run.stop();
 

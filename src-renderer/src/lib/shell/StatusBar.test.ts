@@ -84,4 +84,15 @@ describe('StatusBar', () => {
     expect(screen.getByTitle('Trading session').textContent).toContain('(watch-only)');
     expect(screen.getByRole('button', { name: /Activity/ }).textContent).toContain('3');
   });
+
+  it('offers the unfinished operations the trader put off, and only while there are some', async () => {
+    const onunfinished = vi.fn();
+    const session = { state: 'unlocked' as const, walletName: 'Main' };
+    const { rerender } = render(StatusBar, { ...base, session, unfinished: 0, onunfinished });
+    expect(screen.queryByRole('button', { name: /Unfinished operations/ })).toBeNull();
+    await rerender({ ...base, session, unfinished: 2, onunfinished });
+    const button = screen.getByRole('button', { name: 'Unfinished operations 2' });
+    await fireEvent.click(button);
+    expect(onunfinished).toHaveBeenCalledOnce();
+  });
 });
