@@ -69,7 +69,8 @@ const describeFailure = (error: Error): string => {
   if (status) return `the server answered HTTP ${status} instead of opening the stream`;
   const code = (error as { code?: unknown }).code;
   if (code === 'ECONNREFUSED') return 'the connection was refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the address could not be found';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return "the stream server's address could not be found";
   if (code === 'ECONNRESET') return 'the connection was reset';
   if (/handshake has timed out/i.test(error.message)) return 'the server did not answer in time';
   if (/Max payload size exceeded/i.test(error.message)) return 'a message was too large';

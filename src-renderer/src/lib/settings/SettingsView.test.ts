@@ -42,6 +42,24 @@ describe('Settings', () => {
     expect(main.callsTo('settings:setNetwork')).toEqual([{ network: { name: 'staging' } }]);
   });
 
+  it('says how it is connected in one plain sentence, and why when live updates are down', async () => {
+    const { main } = await show(fakeMain());
+    const line = within(panel('Network')).getByTestId('connection');
+    const connection = { network: 'sandbox', since: '2025-01-01T00:00:00Z' } as const;
+    main.emit('exchange:connection', {
+      ...connection,
+      state: 'polling',
+      detail: 'No live updates: the connection was refused. Retrying in 4 s.',
+    });
+    await waitFor(() =>
+      expect(line.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+        'Connected, refreshed every few seconds. No live updates: the connection was refused. Retrying in 4 s.',
+      ),
+    );
+    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    await waitFor(() => expect(line.textContent?.trim()).toBe('Connected, with live updates.'));
+  });
+
   it('refuses a custom address that would leak the API key, in words', async () => {
     const { main } = await show(fakeMain());
     const network = panel('Network');
