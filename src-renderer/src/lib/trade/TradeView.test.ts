@@ -253,6 +253,49 @@ describe('TradeView', () => {
     expect(await screen.findByRole('button', { name: 'Buy NIGHT' })).toBeTruthy();
   });
 
+  it('marks the book as not updating and holds the order form while the exchange is unreachable', async () => {
+    const { fake } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6526/ });
+    const book = screen.getByRole('region', { name: 'Order book' });
+    const connection = { network: 'sandbox', since: 'x' } as const;
+    fake.emit('exchange:connection', {
+      ...connection,
+      state: 'polling',
+      detail: 'No live updates: the connection was refused. Retrying in 4 s.',
+    });
+    await waitFor(() =>
+      expect(within(book).getByRole('status').textContent).toBe(
+        'Live updates are down: the book is refreshed every few seconds.',
+      ),
+    );
+    fake.emit('exchange:connection', {
+      ...connection,
+      state: 'offline',
+      detail: 'Countersign could not reach the exchange: the connection was refused.',
+    });
+    await waitFor(() =>
+      expect(within(book).getByRole('status').textContent).toBe(
+        'Not updating: no connection to the exchange. These prices may be out of date.',
+      ),
+    );
+    // The levels it last had stay in view; the order form says why nothing can be sent.
+    expect(within(book).getByRole('button', { name: /^Ask 0.6526/ })).toBeTruthy();
+    const send = screen.getByRole('button', { name: 'Buy ADA' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    expect(screen.getByRole('form', { name: /order/i }).textContent).toContain(
+      'No connection to the exchange: orders can be placed again once it is back.',
+    );
+    await type(/^Price/, '0.6500');
+    await type(/^Quantity/, '10');
+    await press('Enter', { ctrlKey: true });
+    expect(fake.calls.filter((c) => c.channel === 'trading:prepareOrder')).toEqual([]);
+    fake.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    await waitFor(() => expect(within(book).queryByRole('status')).toBeNull());
+    expect(send.disabled).toBe(false);
+    await press('Enter', { ctrlKey: true });
+    await waitFor(() => expect(lastCall(fake, 'trading:prepareOrder')).toBeDefined());
+  });
+
   it('says plainly when the markets cannot be read, and tries again on request', async () => {
     let fail = true;
     setup({
