@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+import { PASSWORD, createWalletFromUi, goTo, shoot } from './wallet-steps';
 
 test('lock from the status bar or with Ctrl+Shift+L, unlock with the spending password', async ({
   page,
@@ -56,7 +56,16 @@ test('switching network from Settings changes it everywhere; an unreachable exch
   const offline = page.getByRole('alert').filter({ hasText: 'No connection to the exchange' });
   await expect(offline).toBeVisible({ timeout: 30_000 });
   await expect(offline.getByRole('button', { name: 'Try again now' })).toBeVisible();
+  // Nothing can be sent meanwhile: the order form says why instead.
+  await expect(page.getByRole('button', { name: 'Buy ADA' })).toBeDisabled();
   await shoot(page, 'exchange-unreachable');
+  // Funds opened meanwhile cannot read the balances: each panel says so and offers to retry.
+  await goTo(page, 'Funds');
+  const deposit = page.getByRole('region', { name: 'Deposit to the exchange' });
+  await expect(deposit).toContainText('could not reach', { timeout: 20_000 });
+  await expect(deposit.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Deposit' })).toHaveCount(0);
+  await shoot(page, 'funds-unreachable');
   await offline.getByRole('button', { name: 'Network settings' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
 

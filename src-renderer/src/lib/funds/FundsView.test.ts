@@ -106,6 +106,30 @@ describe('Funds', () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it('holds deposits and withdrawals while the exchange is unreachable, keeping what was typed', async () => {
+    const run = vi.fn<RunOperation>(async () => null);
+    const { main } = await show({}, run);
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
+    await fireEvent.input(ada, { target: { value: '25' } });
+    const connection = { network: 'sandbox', since: '2025-01-01T12:00:00Z' } as const;
+    main.emit('exchange:connection', { ...connection, state: 'offline', detail: 'No answer.' });
+    const review = within(form).getByRole('button', {
+      name: 'Review deposit',
+    }) as HTMLButtonElement;
+    await waitFor(() => expect(review.disabled).toBe(true));
+    expect(form.textContent).toContain(
+      'No connection to the exchange: this can be prepared again once it is back.',
+    );
+    await fireEvent.submit(form);
+    expect(run).not.toHaveBeenCalled();
+    expect(ada.value).toBe('25');
+    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    await waitFor(() => expect(review.disabled).toBe(false));
+    await fireEvent.click(review);
+    await waitFor(() => expect(run).toHaveBeenCalledOnce());
+  });
+
   it('fills the most that can be withdrawn, leaving the fee', async () => {
     await show();
     const form = await screen.findByRole('form', { name: 'Withdraw' });
