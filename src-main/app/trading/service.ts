@@ -262,10 +262,13 @@ export class TradingService {
     const connection = await this.deps.network.connection();
     const client = await this.#client(connection);
     const order = await this.#openOrder(client, request.orderId);
-    const title = `Cancel ${order.side} ${order.openBaseQty.toFixed()} ${order.symbol}${order.price ? ` at ${order.price.toFixed()}` : ''}`;
+    const rules = await connection.rules();
+    // In the words of the order it cancels: "Cancel sell 20 ADA at 0.9 USDM".
+    const market = marketOf(rules, order.symbol);
+    const [base, quote] = market ? [market.base, ` ${market.quote}`] : [order.symbol, ''];
+    const title = `Cancel ${order.side} ${order.openBaseQty.toFixed()} ${base}${order.price ? ` at ${order.price.toFixed()}${quote}` : ''}`;
     const operation = this.deps.operations.begin('cancel-order', title);
     try {
-      const rules = await connection.rules();
       const account = await activeAccount(this.deps.book, connection);
       // As for an order: what the check needs is ready before the build is asked for.
       const { unverifiedOrders } = await this.deps.settings.read();

@@ -183,7 +183,13 @@ describe('every flow of the seed through the app', () => {
     });
     expect(open.orders.map((o) => o.id)).toEqual(expect.arrayContaining(placed));
 
-    await run('trading:prepareCancel', { orderId: placed[0] });
+    // The cancel is named in the order's own words, as its placing was.
+    const cancel = await call<Serialized<PreparedOperation>>('trading:prepareCancel', {
+      orderId: placed[0],
+    });
+    expect(cancel.title).toBe(`Cancel buy 20 ADA at ${Number(low)} USDM`);
+    expect(cancel.check).toEqual({ matches: true, differences: [], warnings: [] });
+    await call('operations:confirm', { operationId: cancel.operationId });
     expect((await call<Serialized<Order>>('orders:get', { orderId: placed[0] })).status).toBe(
       'cancelled',
     );
