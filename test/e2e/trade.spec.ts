@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
@@ -165,7 +165,28 @@ test('an order rests, is cancelled, and cancel all empties the market', async ({
   await expect(page.getByRole('tab', { name: 'Open orders (2)' })).toBeVisible({
     timeout: 30_000,
   });
+  // The toasts of those orders leave every cancel control uncovered, clickable at once; in the
+  // smallest window, the order form's button too.
+  const uncovered = (button: Locator) =>
+    button.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      return hit !== null && element.contains(hit);
+    });
+  const cancels = page.getByRole('button', { name: /^Cancel / });
+  await expect(cancels).toHaveCount(3);
+  const toasts = page.getByRole('region', { name: 'Notifications' }).getByRole('status');
+  await expect(toasts).toHaveCount(3);
+  for (const button of await cancels.all()) {
+    expect(await uncovered(button), (await button.getAttribute('aria-label')) ?? '').toBe(true);
+  }
   await page.screenshot({ path: `${SHOTS}/trade-two-open.png` });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1024, height: 680 });
+  await expect(toasts.filter({ visible: true })).toHaveCount(1);
+  expect(await uncovered(page.getByRole('button', { name: 'Sell ADA' }))).toBe(true);
+  await page.screenshot({ path: `${SHOTS}/trade-two-open-small.png` });
+  if (size) await page.setViewportSize(size);
   await page.getByRole('button', { name: 'Cancel all on ADA/USDM' }).click();
   await page.getByRole('button', { name: 'Yes, cancel all' }).click();
   await expect(page.getByText('Cancelled 2 open orders on ADA/USDM.')).toBeVisible({

@@ -27,15 +27,10 @@ describe('Notices', () => {
     expect(notices.all).toHaveLength(2);
   });
 
-  it('keeps at most four toasts on screen', () => {
+  it('keeps at most three toasts on screen (they must not cover the trading panels)', () => {
     const notices = new Notices();
     for (let i = 0; i < 6; i += 1) notices.error(`failure ${i}`);
-    expect(notices.toasts.map((t) => t.title)).toEqual([
-      'failure 2',
-      'failure 3',
-      'failure 4',
-      'failure 5',
-    ]);
+    expect(notices.toasts.map((t) => t.title)).toEqual(['failure 3', 'failure 4', 'failure 5']);
     expect(notices.all).toHaveLength(6);
     notices.dispose();
   });

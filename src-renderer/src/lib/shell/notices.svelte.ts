@@ -21,6 +21,12 @@ const TOAST_MS: Record<NoticeTone, number | null> = {
 const KEEP = 200;
 
 /**
+ * Toasts on screen at once: a burst of orders would otherwise stack them over the open orders'
+ * Cancel buttons; the older ones are still in the activity list.
+ */
+const ON_SCREEN = 3;
+
+/**
  * Every outcome the trader should hear of: shown as a toast, and kept (newest first) in the
  * activity list, so a toast missed while looking elsewhere is never lost.
  */
@@ -42,7 +48,7 @@ export class Notices {
   add(tone: NoticeTone, title: string, detail: string | null = null): Notice {
     const notice: Notice = { id: this.nextId++, tone, title, detail, at: this.now(), read: false };
     this.all = [notice, ...this.all].slice(0, KEEP);
-    this.shown = [...this.shown, notice.id].slice(-4);
+    this.shown = [...this.shown, notice.id].slice(-ON_SCREEN);
     const ms = TOAST_MS[tone];
     if (ms !== null) this.timers[notice.id] = setTimeout(() => this.dismiss(notice.id), ms);
     return notice;
