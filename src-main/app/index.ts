@@ -73,6 +73,8 @@ export interface AppConfig {
   notify?: (title: string, body: string) => void;
   /** How often live data is read while a stream is down (tests shorten it). */
   pollEveryMs?: number;
+  /** The clock the funds service follows deposits and withdrawals by (tests move it on). */
+  now?: () => number;
 }
 
 export interface AppServices {
@@ -284,6 +286,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     walletBalance: () => wallet.balance({}),
     store: pendingFunds,
     logger: config.logger,
+    ...(config.now ? { now: config.now } : {}),
   });
   const market = new MarketService({
     network,

@@ -60,6 +60,16 @@ export const funds = {
   ),
 } as const;
 
+/**
+ * A deposit or withdrawal left the "on its way" list: `landed` (credited on the exchange, or the
+ * coin is in the wallet) or `unconfirmed` (not seen to land within hours: no longer watched).
+ */
+export const FundsSettled = PendingFunds.omit({ submittedAt: true }).extend({
+  outcome: z.enum(['landed', 'unconfirmed']),
+});
+export type FundsSettled = z.infer<typeof FundsSettled>;
+
 export const fundsEvents = {
   'funds:changed': event(FundsOverview),
+  'funds:settled': event(FundsSettled),
 } as const;

@@ -181,26 +181,36 @@ export class FundsService {
       );
     }
     const now = this.#now();
+    const rules = await connection.rules();
     const total = (unit: string): Money => {
       const b = balances.find((x) => x.unit === unit);
       return b ? b.free.plus(b.locked) : new Money(0);
     };
     const landed = (p: Tracked): boolean => {
-      if (now - p.submittedAtMs > GIVE_UP_MS) return true;
       if (p.kind === 'withdrawal') return walletUtxos?.has(`${p.txHash}#0`) ?? false;
       // A deposit is credited once the exchange holds the amount more than before, as free funds.
       return [...p.amounts].every(([unit, q]) => {
         const before = p.totalBefore.get(unit) ?? new Money(0);
-        const decimals = unit === LOVELACE ? 6 : 6;
-        const credited = total(unit).minus(before).gte(fromSmallestUnit(q, decimals));
+        const amount = fromSmallestUnit(q, assetOf(rules, unit).decimals);
+        const credited = total(unit).minus(before).gte(amount);
         const locked = balances.find((x) => x.unit === unit)?.locked ?? new Money(0);
-        return credited && locked.lt(fromSmallestUnit(q, decimals));
+        return credited && locked.lt(amount);
       });
     };
-    const left = state.pending.filter((p) => !ours(p) || !landed(p));
-    if (left.length === state.pending.length) return;
-    state.pending = left;
+    const settled: Array<{ entry: Tracked; outcome: 'landed' | 'unconfirmed' }> = [];
+    for (const entry of mine) {
+      if (landed(entry)) settled.push({ entry, outcome: 'landed' });
+      else if (now - entry.submittedAtMs > GIVE_UP_MS)
+        settled.push({ entry, outcome: 'unconfirmed' });
+    }
+    if (!settled.length) return;
+    state.pending = state.pending.filter((p) => !settled.some((s) => s.entry === p));
     await this.#save();
+    // Told once each, as it leaves the list: the renderer turns it into a toast.
+    for (const { entry, outcome } of settled) {
+      const { kind, txHash, title } = entry;
+      this.deps.emit('funds:settled', { kind, txHash, title, outcome });
+    }
   }
 
   /** Pushes the balances and pending list (after a change, or from the live feed). */

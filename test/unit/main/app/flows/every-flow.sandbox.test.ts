@@ -25,6 +25,13 @@ const refused = (channel: string, payload?: unknown) => world.refused(channel, p
 const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) =>
   world.until(read, done, what);
 
+/** What main told the renderer of this deposit or withdrawal leaving the "on its way" list. */
+const settledOf = (txHash: string) =>
+  world.events
+    .filter((e) => e.name === 'funds:settled')
+    .map((e) => e.payload as { txHash: string })
+    .filter((p) => p.txHash === txHash);
+
 /** Prepares, checks that main found no difference, and confirms: what the dialog does. */
 const run = async (
   channel: string,
@@ -82,6 +89,10 @@ describe('every flow of the seed through the app', () => {
       'the deposit to be credited',
     );
     expect(free(after, 'lovelace') - free(before, 'lovelace')).toBe(2000);
+    // The trader is told once that it landed, whatever screen is open.
+    expect(settledOf(done.txHash ?? '')).toEqual([
+      { kind: 'deposit', txHash: done.txHash, title: prepared.title, outcome: 'landed' },
+    ]);
     const steps = world.events
       .filter((e) => e.name === 'operations:progress')
       .map((e) => e.payload as OperationProgress)
@@ -267,6 +278,9 @@ describe('every flow of the seed through the app', () => {
     );
     // 10 ADA out, and the 1 ADA withdrawal fee on top.
     expect(free(before, 'lovelace') - free(after, 'lovelace')).toBeCloseTo(11, 6);
+    expect(settledOf(result.txHash ?? '')).toEqual([
+      { kind: 'withdrawal', txHash: result.txHash, title: 'Withdraw 10 ADA', outcome: 'landed' },
+    ]);
     const wallet = await call<WalletBalance>('funds:wallet');
     expect(wallet.utxoCount).toBeGreaterThan(0);
   });
