@@ -345,6 +345,28 @@ describe('the app frame', () => {
     expect(activity.textContent).toContain('Order filled');
   });
 
+  it('toasts a deposit credited and one not seen to land, whatever screen is open', async () => {
+    const main = start(fakeMain({}));
+    await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    const txHash = 'cd'.repeat(32);
+    main.emit('funds:settled', {
+      kind: 'deposit',
+      txHash,
+      title: 'Deposit 100 ADA',
+      outcome: 'landed',
+    });
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    await waitFor(() => expect(toasts.textContent).toContain('Deposit credited'));
+    expect(toasts.textContent).toContain('Deposit 100 ADA: now on the exchange.');
+    main.emit('funds:settled', {
+      kind: 'withdrawal',
+      txHash,
+      title: 'Withdraw 20 ADA',
+      outcome: 'unconfirmed',
+    });
+    await waitFor(() => expect(toasts.textContent).toContain('Withdrawal not seen to land'));
+  });
+
   it('takes the theme from the settings main keeps', async () => {
     start(fakeMain({ 'settings:get': () => ({ ...SETTINGS, theme: 'light' }) }));
     await waitFor(() => expect(document.documentElement.dataset['theme']).toBe('light'));

@@ -43,6 +43,9 @@ test('deposit then withdraw from the Funds screen: the coins and fee shown befor
   // It lands: the exchange shows it free, and nothing is on its way any more.
   await expect(exchangeAda(page).first()).toHaveText('100', { timeout: 60_000 });
   await expect(pending).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
+    'Deposit credited',
+  );
 
   const withdraw = page.getByRole('form', { name: 'Withdraw' });
   await withdraw.getByLabel('ADA', { exact: true }).fill('20');
