@@ -46,6 +46,7 @@ test('deposit then withdraw from the Funds screen: the coins and fee shown befor
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
     'Deposit credited',
   );
+  await shoot(page, 'deposit-credited');
 
   const withdraw = page.getByRole('form', { name: 'Withdraw' });
   await withdraw.getByLabel('ADA', { exact: true }).fill('20');
