@@ -199,6 +199,8 @@ export class FundsService {
     };
     const settled: Array<{ entry: Tracked; outcome: 'landed' | 'unconfirmed' }> = [];
     for (const entry of mine) {
+      // Another read may have settled it while this one waited for the chain and the rules.
+      if (!state.pending.includes(entry)) continue;
       if (landed(entry)) settled.push({ entry, outcome: 'landed' });
       else if (now - entry.submittedAtMs > GIVE_UP_MS)
         settled.push({ entry, outcome: 'unconfirmed' });
