@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { EmitEvent, Handlers, SendEvent } from '../../src-shared/contract';
 import type { OperationProgress, SessionStatus } from '../../src-shared/contract';
 import { serialize } from '../../src-shared/domain/amount';
-import type { Order } from '../../src-shared/domain';
+import type { Market, Order } from '../../src-shared/domain';
 import { AppError, ErrorCode } from '../../src-shared/errors';
 import { DEFAULT_NETWORK, networkIdOf, type NetworkChoice } from '../../src-shared/network';
 import { createDispatcher, type Dispatch } from '../dispatch';
@@ -29,6 +29,7 @@ import { PendingFundsStore } from './funds/pending-store';
 import { marketHandlers } from './market/handlers';
 import { MarketService } from './market/service';
 import { NetworkService, type Connection } from './network/service';
+import { marketOf } from './network/rules';
 import { operationsHandlers } from './operations/handlers';
 import { OperationsService } from './operations/service';
 import { AccountFeed } from './orders/account-feed';
@@ -109,8 +110,11 @@ const FRESH_SANDBOX_ADVICE =
   'spending password: your wallet opens a new practice account there and is given practice coins ' +
   'again. Your wallets and keys on this computer are not affected.';
 
-const fillText = (order: Order): string =>
-  `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${order.baseQty.toFixed()} ${order.symbol}${order.executedPrice ? ` at ${order.executedPrice.toFixed()}` : ''}.`;
+/** A fill in the order's own words: "Bought 5 of 10 ADA at 0.6509 USDM." (by symbol if unknown). */
+const fillText = (order: Order, market: Market | undefined): string => {
+  const [base, quote] = market ? [market.base, ` ${market.quote}`] : [order.symbol, ''];
+  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${order.baseQty.toFixed()} ${base}${order.executedPrice ? ` at ${order.executedPrice.toFixed()}${quote}` : ''}.`;
+};
 
 /**
  * The composition of every service behind the contract. Electron's main, the browser harness and
@@ -303,8 +307,16 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     ordersChanged: () => orders.historyChanged(),
     openOrdersRead: (key, open) => orders.openOrdersRead(key, open),
     notifyFill: (order) => {
-      void settingsStore.read().then((s) => {
-        if (s.notifyFills) config.notify?.('Order filled', fillText(order));
+      const rules = network
+        .connection()
+        .then((c) => c.rules())
+        .catch(() => null);
+      void Promise.all([settingsStore.read(), rules]).then(([s, known]) => {
+        if (!s.notifyFills) return;
+        config.notify?.(
+          'Order filled',
+          fillText(order, known ? marketOf(known, order.symbol) : undefined),
+        );
       });
     },
     ...(config.pollEveryMs ? { pollEveryMs: config.pollEveryMs } : {}),

@@ -20,6 +20,8 @@ import { STRONG_PASSWORD } from '../../../../fixtures/cardano/wallet-services';
  * all, withdraw, order lists by status with paging, and one order with its executions.
  */
 let world: AppWorld;
+/** The desktop notifications main sent (Electron shows them while the window is not focused). */
+const notified: Array<{ title: string; body: string }> = [];
 const call = <T>(channel: string, payload?: unknown): Promise<T> => world.call<T>(channel, payload);
 const refused = (channel: string, payload?: unknown) => world.refused(channel, payload);
 const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) =>
@@ -53,6 +55,7 @@ beforeAll(async () => {
   world = await appWorld({
     sandboxArgs: ['--confirmation-delay-ms', '100', '--withdrawal-delay-ms', '100', '--no-takers'],
     pollEveryMs: 200,
+    notify: (title, body) => notified.push({ title, body }),
   });
   await world.joinAsVectorWallet();
 }, 60_000);
@@ -141,6 +144,15 @@ describe('every flow of the seed through the app', () => {
             (event.payload as { order: { id: string } }).order.id === result.order?.id,
         ),
       'the fill event',
+    );
+    // The desktop notice says it in the market's units.
+    await until(
+      async () => notified,
+      (notes) => notes.some((n) => n.body.startsWith('Bought 10 of 10 ADA at ')),
+      'the desktop notice',
+    );
+    expect(notified.find((n) => n.body.startsWith('Bought 10 of 10'))?.body).toMatch(
+      /^Bought 10 of 10 ADA at \d+(\.\d+)? USDM\.$/,
     );
     for (const execution of order.executions) {
       expect(execution.role).toBe('taker');
