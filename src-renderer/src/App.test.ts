@@ -4,6 +4,7 @@ import App from './App.svelte';
 import { ErrorCode } from '../../src-shared/errors';
 import { FakeMain, mainError } from './lib/testing/fake-main';
 import { fakeMain, SETTINGS } from './lib/testing/frame';
+import { ADA_USDM } from './lib/trade/fake-api';
 
 beforeEach(() => {
   location.hash = '#/settings';
@@ -98,8 +99,12 @@ describe('the app frame', () => {
         'app:info': () => {
           throw mainError(ErrorCode.ForbiddenSender, 'The test harness refused or lost this page.');
         },
-        // A refused page is refused on every channel (the update prompt asks too).
+        // A refused page is refused on every channel (the update prompt and the frame's market
+        // list ask too).
         'updates:status': () => {
+          throw mainError(ErrorCode.ForbiddenSender, 'The test harness refused or lost this page.');
+        },
+        'market:markets': () => {
           throw mainError(ErrorCode.ForbiddenSender, 'The test harness refused or lost this page.');
         },
         'session:status': () => ({ state: 'no-wallet', walletName: null }),
@@ -340,6 +345,16 @@ describe('the app frame', () => {
     main.emit('orders:filled', { order, executionId: 'e-1' });
     const toasts = screen.getByRole('region', { name: 'Notifications' });
     await waitFor(() => expect(toasts.textContent).toContain('Sold 100 at 0.45 on ADAUSDM'));
+    // The markets could not be read at start, nor at that fill; the next fill reads them, and
+    // the fills after it are told in the market's units.
+    expect(main.callsTo('market:markets')).toHaveLength(2);
+    main.handle('market:markets', () => [ADA_USDM]);
+    main.emit('orders:filled', { order, executionId: 'e-1' });
+    await waitFor(() => expect(main.callsTo('market:markets')).toHaveLength(3));
+    await new Promise((done) => setTimeout(done, 0));
+    expect(toasts.textContent).not.toContain('Sold 100 ADA');
+    main.emit('orders:filled', { order, executionId: 'e-1' });
+    await waitFor(() => expect(toasts.textContent).toContain('Sold 100 ADA at 0.45 USDM'));
     await fireEvent.click(screen.getByRole('button', { name: /Activity/ }));
     const activity = await screen.findByRole('dialog', { name: 'Activity' });
     expect(activity.textContent).toContain('Order filled');
