@@ -29,7 +29,7 @@ import { PendingFundsStore } from './funds/pending-store';
 import { marketHandlers } from './market/handlers';
 import { MarketService } from './market/service';
 import { NetworkService, type Connection } from './network/service';
-import { marketOf } from './network/rules';
+import { inUnits, marketOf } from './network/rules';
 import { operationsHandlers } from './operations/handlers';
 import { OperationsService } from './operations/service';
 import { AccountFeed } from './orders/account-feed';
@@ -111,10 +111,8 @@ const FRESH_SANDBOX_ADVICE =
   'again. Your wallets and keys on this computer are not affected.';
 
 /** A fill in the order's own words: "Bought 5 of 10 ADA at 0.6509 USDM." (by symbol if unknown). */
-const fillText = (order: Order, market: Market | undefined): string => {
-  const [base, quote] = market ? [market.base, ` ${market.quote}`] : [order.symbol, ''];
-  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${order.baseQty.toFixed()} ${base}${order.executedPrice ? ` at ${order.executedPrice.toFixed()}${quote}` : ''}.`;
-};
+const fillText = (order: Order, market: Market | undefined): string =>
+  `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${inUnits(market, order.symbol, order.baseQty.toFixed(), order.executedPrice?.toFixed() ?? null)}.`;
 
 /**
  * The composition of every service behind the contract. Electron's main, the browser harness and

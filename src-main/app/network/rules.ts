@@ -107,5 +107,19 @@ export const sandboxRules = (profile: SandboxNetwork): ExchangeRules => ({
 export const marketOf = (rules: ExchangeRules, symbol: string): Market | undefined =>
   rules.markets.find((m) => m.symbol === symbol);
 
+/**
+ * A quantity and price of a market in the trader's words: "20 ADA at 0.9 USDM"; a market the
+ * rules do not know keeps the exchange's symbol ("20 ADAUSDM at 0.9").
+ */
+export const inUnits = (
+  market: Market | undefined,
+  symbol: string,
+  quantity: string,
+  price: string | null,
+): string =>
+  market
+    ? `${quantity} ${market.base}${price ? ` at ${price} ${market.quote}` : ''}`
+    : `${quantity} ${symbol}${price ? ` at ${price}` : ''}`;
+
 export const assetOf = (rules: ExchangeRules, unit: string): AssetInfo =>
   rules.assets.find((a) => a.unit === unit) ?? { unit, name: unit.slice(0, 12), decimals: 0 };

@@ -12,7 +12,7 @@ import type { CancelOrderIntent, PlaceOrderIntent, TransactionSigner } from '../
 import type { SettingsStore } from '../../store/settings';
 import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
-import { assetOf, marketOf, type ExchangeRules } from '../network/rules';
+import { assetOf, inUnits, marketOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
 import { preTrade, worstAcceptedPrice, type PreTradeResult, type TradeContext } from './pre-trade';
@@ -264,9 +264,7 @@ export class TradingService {
     const order = await this.#openOrder(client, request.orderId);
     const rules = await connection.rules();
     // In the words of the order it cancels: "Cancel sell 20 ADA at 0.9 USDM".
-    const market = marketOf(rules, order.symbol);
-    const [base, quote] = market ? [market.base, ` ${market.quote}`] : [order.symbol, ''];
-    const title = `Cancel ${order.side} ${order.openBaseQty.toFixed()} ${base}${order.price ? ` at ${order.price.toFixed()}${quote}` : ''}`;
+    const title = `Cancel ${order.side} ${inUnits(marketOf(rules, order.symbol), order.symbol, order.openBaseQty.toFixed(), order.price?.toFixed() ?? null)}`;
     const operation = this.deps.operations.begin('cancel-order', title);
     try {
       const account = await activeAccount(this.deps.book, connection);
