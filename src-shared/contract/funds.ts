@@ -60,9 +60,13 @@ export const funds = {
   ),
 } as const;
 
+/** How long main watches a deposit or withdrawal for it to land before it stops (`unconfirmed`). */
+export const FUNDS_WATCH_HOURS = 3;
+
 /**
  * A deposit or withdrawal left the "on its way" list: `landed` (credited on the exchange, or the
- * coin is in the wallet) or `unconfirmed` (not seen to land within hours: no longer watched).
+ * coin is in the wallet) or `unconfirmed` (not seen to land within FUNDS_WATCH_HOURS: no longer
+ * watched).
  */
 export const FundsSettled = PendingFunds.omit({ submittedAt: true }).extend({
   outcome: z.enum(['landed', 'unconfirmed']),

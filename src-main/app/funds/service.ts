@@ -5,6 +5,7 @@ import type {
   PreparedOperation,
   WalletBalance,
 } from '../../../src-shared/contract';
+import { FUNDS_WATCH_HOURS } from '../../../src-shared/contract/funds';
 import { LOVELACE } from '../../../src-shared/assets';
 import type { Balance } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
@@ -41,7 +42,7 @@ export interface FundsDeps {
 }
 
 /** After this long a deposit or withdrawal leaves the pending list whatever happened. */
-const GIVE_UP_MS = 3 * 60 * 60_000;
+const GIVE_UP_MS = FUNDS_WATCH_HOURS * 60 * 60_000;
 /** Built and not sent: the newest are kept (one that is never confirmed is forgotten in time). */
 const MAX_EXPECTED = 20;
 

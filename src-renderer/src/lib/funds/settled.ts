@@ -1,4 +1,4 @@
-import { FundsSettled } from '../../../../src-shared/contract/funds';
+import { FUNDS_WATCH_HOURS, FundsSettled } from '../../../../src-shared/contract/funds';
 import { shorten } from '../shell/format';
 
 /** A toast for a deposit or withdrawal that left the "on its way" list; null for a bad payload. */
@@ -17,6 +17,6 @@ export const describeSettled = (
   return {
     tone: 'warning',
     title: `${what} not seen to land`,
-    detail: `${title}: Countersign stopped watching it after 3 hours. Check your balances on the Funds screen; its transaction is ${shorten(txHash, 8, 6)}.`,
+    detail: `${title}: Countersign stopped watching it after ${FUNDS_WATCH_HOURS} hours. Check your balances on the Funds screen; its transaction is ${shorten(txHash, 8, 6)}.`,
   };
 };
