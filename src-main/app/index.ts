@@ -225,6 +225,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     networkId: () => networkIdOf(network.current),
     sandboxAdmin: async () => (await network.connection()).sandboxAdmin(),
     chain: () => connectionNow().chain(),
+    removed: (walletId): Promise<void> => funds.forgetWallet(walletId),
   });
   let latest: Connection | undefined;
   const connectionNow = (): Connection => {

@@ -74,6 +74,14 @@ const parseAmounts = (
   return out;
 };
 
+/** Drops the entries of the wallets `gone` names; true if any was there. */
+const dropWallets = (state: PendingState, gone: (walletId: string) => boolean): boolean => {
+  const before = state.pending.length + state.expected.size;
+  state.pending = state.pending.filter((p) => !gone(p.walletId));
+  for (const [id, e] of state.expected) if (gone(e.walletId)) state.expected.delete(id);
+  return state.pending.length + state.expected.size !== before;
+};
+
 const ada = (lovelace: bigint): string => smallestUnitText(lovelace, 6);
 
 const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): string =>
@@ -104,17 +112,40 @@ export class FundsService {
 
   async #loaded(): Promise<PendingState> {
     if (this.#state) return this.#state;
-    const { store } = this.deps;
-    this.#loading ??= (store ? store.load() : Promise.resolve(undefined)).then(
-      (state) => state ?? { pending: [], expected: new Map() },
-      (error: unknown) => {
-        this.deps.logger?.warn('could not read the deposits and withdrawals on their way', error);
-        return { pending: [], expected: new Map() };
-      },
-    );
+    this.#loading ??= this.#load();
     const state = await this.#loading;
     this.#state ??= state;
     return this.#state;
+  }
+
+  async #load(): Promise<PendingState> {
+    const { store } = this.deps;
+    const state: PendingState = store
+      ? await store.load().catch((error: unknown) => {
+          this.deps.logger?.warn('could not read the deposits and withdrawals on their way', error);
+          return { pending: [], expected: new Map() };
+        })
+      : { pending: [], expected: new Map() };
+    // A wallet removed in an earlier run (or while the file could not be written) leaves nothing
+    // behind: its entries would never be shown again, nor settled.
+    const known = await this.deps.book.list().then(
+      ({ wallets }) => new Set(wallets.map((w) => w.id)),
+      () => null,
+    );
+    if (known && dropWallets(state, (walletId) => !known.has(walletId))) {
+      this.#state = state;
+      await this.#save();
+    }
+    return state;
+  }
+
+  /**
+   * A removed wallet's deposits and withdrawals on their way are forgotten with it: no screen
+   * would show them again. Its funds are not touched (they are on the exchange and the chain).
+   */
+  async forgetWallet(walletId: string): Promise<void> {
+    const state = await this.#loaded();
+    if (dropWallets(state, (id) => id === walletId)) await this.#save();
   }
 
   /**

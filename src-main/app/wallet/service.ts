@@ -57,6 +57,8 @@ export interface WalletServiceDeps {
   /** Where the wallet's L1 coins are read on the app's network. */
   chain?: () => ChainLookup;
   now?: () => number;
+  /** What else this machine keeps of a wallet, forgotten once it is removed (its funds on their way). */
+  removed?: (walletId: string) => Promise<void>;
 }
 
 interface PendingCreation {
@@ -357,6 +359,7 @@ export class WalletService {
       await this.deps.secrets.removeAll(wallet.id, Object.keys(wallet.apiKeys ?? {}));
       await this.deps.book.remove(wallet.id);
       if (wasActive) await this.deps.session.walletChanged();
+      await this.deps.removed?.(wallet.id);
     });
     return this.list();
   }
