@@ -59,11 +59,18 @@ test('switching network from Settings changes it everywhere; an unreachable exch
   // Nothing can be sent meanwhile: the order form says why instead.
   await expect(page.getByRole('button', { name: 'Buy ADA' })).toBeDisabled();
   await shoot(page, 'exchange-unreachable');
-  // Funds opened meanwhile cannot read the balances: each panel says so and offers to retry.
+  // Funds opened meanwhile cannot read the balances: each panel says so in a line (the banner
+  // says why and offers to try again), and the forms point to the panel that could not be read.
   await goTo(page, 'Funds');
+  const balances = page.getByRole('region', { name: 'On the exchange' });
+  await expect(balances).toContainText(
+    'Your balances on the exchange could not be read: no connection to the exchange.',
+    { timeout: 20_000 },
+  );
   const deposit = page.getByRole('region', { name: 'Deposit to the exchange' });
-  await expect(deposit).toContainText('could not reach', { timeout: 20_000 });
-  await expect(deposit.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(deposit).toContainText("This form shows once your wallet's coins can be read");
+  for (const panel of ['On the exchange', 'In your wallet (Cardano)', 'Withdraw to your wallet'])
+    await expect(page.getByRole('region', { name: panel })).not.toContainText('could not reach');
   await expect(page.getByRole('form', { name: 'Deposit' })).toHaveCount(0);
   await shoot(page, 'funds-unreachable');
   await offline.getByRole('button', { name: 'Network settings' }).click();

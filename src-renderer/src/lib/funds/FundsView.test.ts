@@ -130,6 +130,53 @@ describe('Funds', () => {
     await waitFor(() => expect(run).toHaveBeenCalledOnce());
   });
 
+  it('opened while the exchange is unreachable, says so once a panel and reads everything again once it is back', async () => {
+    let down = true;
+    const refused = (what: string) => () => {
+      if (down)
+        throw mainError(
+          ErrorCode.Network,
+          `Countersign could not reach the exchange to read ${what}.`,
+        );
+      return what === 'your balances' ? overview() : walletBalance;
+    };
+    const { main } = await show({
+      'funds:overview': refused('your balances'),
+      'wallet:balance': refused("your wallet's coins"),
+    });
+    const connection = { network: 'sandbox', since: '2025-01-01T12:00:00Z' } as const;
+    main.emit('exchange:connection', { ...connection, state: 'offline', detail: 'No answer.' });
+    await waitFor(() =>
+      expect(
+        screen.getByText(
+          'Your balances on the exchange could not be read: no connection to the exchange. They are read again once it is back.',
+        ),
+      ).toBeTruthy(),
+    );
+    expect(
+      screen.getByText(
+        "Your wallet's coins could not be read: no connection to the exchange. They are read again once it is back.",
+      ),
+    ).toBeTruthy();
+    // The forms point to the panel that says why, instead of saying it again.
+    expect(
+      screen.getByText(
+        "This form shows once your wallet's coins can be read (see “In your wallet”).",
+      ),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('This form shows once your balances can be read (see “On the exchange”).'),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toContain('could not reach the exchange');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    down = false;
+    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    expect(await screen.findByRole('form', { name: 'Deposit' })).toBeTruthy();
+    expect(await screen.findByRole('form', { name: 'Withdraw' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Exchange balances' })).toBeTruthy();
+  });
+
   it('fills the most that can be withdrawn, leaving the fee', async () => {
     await show();
     const form = await screen.findByRole('form', { name: 'Withdraw' });
