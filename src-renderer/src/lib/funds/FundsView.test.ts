@@ -132,17 +132,19 @@ describe('Funds', () => {
 
   it('opened while the exchange is unreachable, says so once a panel and reads everything again once it is back', async () => {
     let down = true;
-    const refused = (what: string) => () => {
-      if (down)
-        throw mainError(
-          ErrorCode.Network,
-          `Countersign could not reach the exchange to read ${what}.`,
-        );
-      return what === 'your balances' ? overview() : walletBalance;
-    };
+    const refused =
+      <T>(what: string, value: T) =>
+      (): T => {
+        if (down)
+          throw mainError(
+            ErrorCode.Network,
+            `Countersign could not reach the exchange to read ${what}.`,
+          );
+        return value;
+      };
     const { main } = await show({
-      'funds:overview': refused('your balances'),
-      'wallet:balance': refused("your wallet's coins"),
+      'funds:overview': refused('your balances', overview()),
+      'wallet:balance': refused("your wallet's coins", walletBalance),
     });
     const connection = { network: 'sandbox', since: '2025-01-01T12:00:00Z' } as const;
     main.emit('exchange:connection', { ...connection, state: 'offline', detail: 'No answer.' });
