@@ -48,6 +48,12 @@ export interface ExchangeErrorInit {
   httpStatus?: number;
   ambiguous?: boolean;
   retryAfterMs?: number;
+  /**
+   * What a transport failure says of the connection itself, without the request that met it
+   * ("Countersign could not reach the exchange: the connection was refused."): for the app-wide
+   * connection state, which is about no one read.
+   */
+  connection?: string;
   code?: ErrorCode;
   cause?: unknown;
 }
@@ -82,6 +88,7 @@ export class ExchangeError extends AppError {
   readonly httpStatus: number | undefined;
   readonly ambiguous: boolean;
   readonly retryAfterMs: number | undefined;
+  readonly connection: string | undefined;
 
   constructor(init: ExchangeErrorInit) {
     super(codeFor(init), [init.detail, init.advice].filter(Boolean).join(' '), {
@@ -96,6 +103,7 @@ export class ExchangeError extends AppError {
     this.httpStatus = init.httpStatus;
     this.ambiguous = init.ambiguous ?? false;
     this.retryAfterMs = init.retryAfterMs;
+    this.connection = init.connection;
   }
 
   /** Everything but the cause, for a copy with one part changed. */
@@ -110,6 +118,7 @@ export class ExchangeError extends AppError {
       ...(this.exchangeCode === undefined ? {} : { exchangeCode: this.exchangeCode }),
       ...(this.httpStatus === undefined ? {} : { httpStatus: this.httpStatus }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.connection === undefined ? {} : { connection: this.connection }),
     };
   }
 }

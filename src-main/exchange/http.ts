@@ -525,6 +525,16 @@ export class HttpTransport {
       tls: `The secure (TLS) connection to ${service} failed when trying to ${req.action}: ${classified.reason}.`,
       'invalid-request': `Countersign could not send the request to ${req.action}: ${classified.reason}.`,
     }[classified.failure];
+    const connection = {
+      unreachable: `Countersign could not reach ${service}: ${classified.reason}.`,
+      timeout:
+        classified.reason === 'no answer in time'
+          ? `${capitalise(service)} does not answer in time (${seconds} s).`
+          : `Countersign could not reach ${service}: ${classified.reason}.`,
+      'connection-lost': `The connection to ${service} broke (${classified.reason}).`,
+      tls: `The secure (TLS) connection to ${service} failed: ${classified.reason}.`,
+      'invalid-request': undefined,
+    }[classified.failure];
     const advice = ambiguous
       ? AMBIGUOUS_ADVICE
       : {
@@ -543,6 +553,7 @@ export class HttpTransport {
       endpoint,
       ambiguous,
       ...(status ? { httpStatus: status } : {}),
+      ...(connection ? { connection } : {}),
       cause,
     });
   }

@@ -1,3 +1,19 @@
+import { AppError } from '../../../src-shared/errors';
+import { ExchangeError } from '../../exchange';
+
+/**
+ * What the app-wide connection state says when a read fails: of a transport failure, the
+ * connection itself and what to do ("Countersign could not reach the exchange: the connection
+ * was refused. Check …"), not the one read that met it, which may be another screen's; of any
+ * other failure, its own message.
+ */
+export const offlineDetail = (error: unknown, fallback: string): string => {
+  if (error instanceof ExchangeError && error.connection) {
+    return [error.connection, error.advice].filter(Boolean).join(' ');
+  }
+  return error instanceof AppError ? error.message : fallback;
+};
+
 /**
  * One live source of data: a WebSocket stream while it is up, polling while it is down. The
  * renderer never polls; this does, only as the fallback the issue of a lost stream calls for.
@@ -46,12 +62,7 @@ export class LiveFeed {
       return true;
     } catch (error) {
       if (!this.#stopped) {
-        this.options.onState(
-          'offline',
-          error instanceof Error && 'code' in error
-            ? error.message
-            : 'The exchange does not answer.',
-        );
+        this.options.onState('offline', offlineDetail(error, 'The exchange does not answer.'));
       }
       return false;
     }

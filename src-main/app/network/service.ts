@@ -10,9 +10,10 @@ import {
   type NetworkChoice,
 } from '../../../src-shared/network';
 import { BlockfrostChain, KoiosChain, SandboxChain, type ChainLookup } from '../../chain';
-import { ExchangeClient, ExchangeError, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
+import { ExchangeClient, SandboxAdmin, type EmbeddedSandbox } from '../../exchange';
 import type { Logger } from '../../log';
 import type { SettingsStore } from '../../store/settings';
+import { offlineDetail } from './live-feed';
 import { realServiceRules, sandboxRules, type ExchangeRules } from './rules';
 
 /** The embedded sandbox is started again after a crash at most this often. */
@@ -344,9 +345,10 @@ export class NetworkService {
           if (this.#connection !== connection || connection.closed) return;
           this.report(
             'offline',
-            error instanceof AppError || error instanceof ExchangeError
-              ? error.message
-              : `${connection.label} does not answer. Check your connection; Countersign keeps trying.`,
+            offlineDetail(
+              error,
+              `${connection.label} does not answer. Check your connection; Countersign keeps trying.`,
+            ),
           );
           this.#probe(connection, Math.min(30_000, Math.max(2_000, delayMs * 2)));
         }

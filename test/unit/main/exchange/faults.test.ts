@@ -207,6 +207,10 @@ describe('the connection failing', () => {
     expect(read.message).toMatch(
       /could not reach the exchange to read your balances: the connection was refused/,
     );
+    // What it says of the connection itself, for the app-wide state: no read named.
+    expect(read.connection).toBe(
+      'Countersign could not reach the exchange: the connection was refused.',
+    );
     const sent = await failure(submit(c));
     expect(sent).toMatchObject({ failure: 'unreachable', ambiguous: false });
   });
@@ -220,6 +224,7 @@ describe('the connection failing', () => {
     expect(read.message).toMatch(
       /did not answer in time \(0\.2 s\) when asked to read your balances/,
     );
+    expect(read.connection).toBe('The exchange does not answer in time (0.2 s).');
     const sent = await failure(submit(c));
     expect(sent).toMatchObject({ failure: 'timeout', ambiguous: true });
     expect(server.hits('/order/submit')).toHaveLength(1);
