@@ -195,6 +195,13 @@ describe('Funds', () => {
       name: 'Deposits and withdrawals on their way',
     });
     expect(pending.textContent).toContain('Deposit 25 ADA');
+    // The whole transaction ID can be copied, to look it up in an explorer (the list shortens it).
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await fireEvent.click(
+      within(pending).getByRole('button', { name: 'Copy ID: the transaction of Deposit 25 ADA' }),
+    );
+    expect(writeText).toHaveBeenCalledWith('ab'.repeat(32));
     main.emit('funds:changed', overview());
     await waitFor(() =>
       expect(
