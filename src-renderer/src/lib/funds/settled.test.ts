@@ -31,7 +31,8 @@ describe('a deposit or withdrawal leaving the list', () => {
     });
     expect(told?.tone).toBe('warning');
     expect(told?.title).toBe('Deposit not seen to land');
-    expect(told?.detail).toContain('abababab…ababab');
+    // Whole, to be copied from the activity list into an explorer.
+    expect(told?.detail).toContain(TX);
     expect(told?.detail).not.toMatch(/credited|arrived/);
   });
 

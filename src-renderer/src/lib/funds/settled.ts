@@ -1,5 +1,4 @@
 import { FUNDS_WATCH_HOURS, FundsSettled } from '../../../../src-shared/contract/funds';
-import { shorten } from '../shell/format';
 
 /** A toast for a deposit or withdrawal that left the "on its way" list; null for a bad payload. */
 export const describeSettled = (
@@ -17,6 +16,6 @@ export const describeSettled = (
   return {
     tone: 'warning',
     title: `${what} not seen to land`,
-    detail: `${title}: Countersign stopped watching it after ${FUNDS_WATCH_HOURS} hours. Check your balances on the Funds screen; its transaction is ${shorten(txHash, 8, 6)}.`,
+    detail: `${title}: Countersign stopped watching it after ${FUNDS_WATCH_HOURS} hours. Check your balances on the Funds screen, and look up its transaction in a Cardano explorer: ${txHash}.`,
   };
 };
