@@ -195,6 +195,9 @@ describe('Funds', () => {
       name: 'Deposits and withdrawals on their way',
     });
     expect(pending.textContent).toContain('Deposit 25 ADA');
+    expect(
+      screen.getByText(/Each is followed here until it lands, for up to 3 hours, and you are told/),
+    ).toBeTruthy();
     // The whole transaction ID can be copied, to look it up in an explorer (the list shortens it).
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
