@@ -187,7 +187,7 @@ describe('Funds', () => {
   });
 
   it('shows a deposit on its way until main says it landed', async () => {
-    const { main } = await show({
+    const { main, app } = await show({
       'funds:overview': () =>
         overview([{ kind: 'deposit', txHash: 'ab'.repeat(32), title: 'Deposit 25 ADA' }]),
     });
@@ -201,10 +201,17 @@ describe('Funds', () => {
     // The whole transaction ID can be copied, to look it up in an explorer (the list shortens it).
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    await fireEvent.click(
-      within(pending).getByRole('button', { name: 'Copy ID: the transaction of Deposit 25 ADA' }),
-    );
+    const copyId = within(pending).getByRole('button', {
+      name: 'Copy ID: the transaction of Deposit 25 ADA',
+    });
+    await fireEvent.click(copyId);
     expect(writeText).toHaveBeenCalledWith('ab'.repeat(32));
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Transaction ID copied'));
+    // Without a clipboard, the notice holds the whole ID to select by hand.
+    writeText.mockRejectedValueOnce(new Error('denied'));
+    await fireEvent.click(copyId);
+    await waitFor(() => expect(app.notices.all[0]?.title).toBe('Could not copy'));
+    expect(app.notices.all[0]?.detail).toContain('ab'.repeat(32));
     main.emit('funds:changed', overview());
     await waitFor(() =>
       expect(
