@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import App from './App.svelte';
 import { ErrorCode } from '../../src-shared/errors';
+import { connectionEvent } from './lib/testing/connection';
 import { FakeMain, mainError } from './lib/testing/fake-main';
 import { fakeMain, SETTINGS } from './lib/testing/frame';
 import { ADA_USDM } from './lib/trade/fake-api';
@@ -123,22 +124,15 @@ describe('the app frame', () => {
   it('says across the whole screen when the exchange is unreachable, and what to do', async () => {
     const main = start(fakeMain({}));
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
-    main.emit('exchange:connection', {
-      state: 'offline',
-      network: 'sandbox',
-      detail: 'The practice exchange does not answer.',
-      since: '2025-01-01T00:00:00Z',
-    });
+    main.emit(
+      'exchange:connection',
+      connectionEvent('offline', 'The practice exchange does not answer.'),
+    );
     const banner = await screen.findByRole('alert');
     expect(banner.textContent).toContain('No connection to the exchange (Sandbox)');
     expect(banner.textContent).toContain('The practice exchange does not answer.');
     expect(within(banner).getByRole('button', { name: 'Try again now' })).toBeTruthy();
-    main.emit('exchange:connection', {
-      state: 'live',
-      network: 'sandbox',
-      detail: 'Streams up.',
-      since: '2025-01-01T00:00:00Z',
-    });
+    main.emit('exchange:connection', connectionEvent('live', 'Streams up.'));
     await waitFor(() => expect(screen.queryByText(/No connection to the exchange/)).toBeNull());
   });
 

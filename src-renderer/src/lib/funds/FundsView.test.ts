@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import type { RunOperation } from '../operations/context';
+import { connectionEvent } from '../testing/connection';
 import { mainError } from '../testing/fake-main';
 import { fakeMain, frameOver, WALLET_ID } from '../testing/frame';
 import { operationResult, preparedDeposit } from '../testing/prepared';
@@ -112,8 +113,7 @@ describe('Funds', () => {
     const form = await screen.findByRole('form', { name: 'Deposit' });
     const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
     await fireEvent.input(ada, { target: { value: '25' } });
-    const connection = { network: 'sandbox', since: '2025-01-01T12:00:00Z' } as const;
-    main.emit('exchange:connection', { ...connection, state: 'offline', detail: 'No answer.' });
+    main.emit('exchange:connection', connectionEvent('offline', 'No answer.'));
     const review = within(form).getByRole('button', {
       name: 'Review deposit',
     }) as HTMLButtonElement;
@@ -124,7 +124,7 @@ describe('Funds', () => {
     await fireEvent.submit(form);
     expect(run).not.toHaveBeenCalled();
     expect(ada.value).toBe('25');
-    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    main.emit('exchange:connection', connectionEvent('live', 'Live.'));
     await waitFor(() => expect(review.disabled).toBe(false));
     await fireEvent.click(review);
     await waitFor(() => expect(run).toHaveBeenCalledOnce());
@@ -146,8 +146,7 @@ describe('Funds', () => {
       'funds:overview': refused('your balances', overview()),
       'wallet:balance': refused("your wallet's coins", walletBalance),
     });
-    const connection = { network: 'sandbox', since: '2025-01-01T12:00:00Z' } as const;
-    main.emit('exchange:connection', { ...connection, state: 'offline', detail: 'No answer.' });
+    main.emit('exchange:connection', connectionEvent('offline', 'No answer.'));
     await waitFor(() =>
       expect(
         screen.getByText(
@@ -173,7 +172,7 @@ describe('Funds', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
 
     down = false;
-    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    main.emit('exchange:connection', connectionEvent('live', 'Live.'));
     expect(await screen.findByRole('form', { name: 'Deposit' })).toBeTruthy();
     expect(await screen.findByRole('form', { name: 'Withdraw' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Exchange balances' })).toBeTruthy();

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import type { Component } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
+import { connectionEvent } from '../testing/connection';
 import type { FakeMain } from '../testing/fake-main';
 import { mainError } from '../testing/fake-main';
 import { fakeMain, frameOver, SETTINGS, WALLET_ID, walletSummary } from '../testing/frame';
@@ -45,18 +46,16 @@ describe('Settings', () => {
   it('says how it is connected in one plain sentence, and why when live updates are down', async () => {
     const { main } = await show(fakeMain());
     const line = within(panel('Network')).getByTestId('connection');
-    const connection = { network: 'sandbox', since: '2025-01-01T00:00:00Z' } as const;
-    main.emit('exchange:connection', {
-      ...connection,
-      state: 'polling',
-      detail: 'No live updates: the connection was refused. Retrying in 4 s.',
-    });
+    main.emit(
+      'exchange:connection',
+      connectionEvent('polling', 'No live updates: the connection was refused. Retrying in 4 s.'),
+    );
     await waitFor(() =>
       expect(line.textContent?.replace(/\s+/g, ' ').trim()).toBe(
         'Connected, refreshed every few seconds. No live updates: the connection was refused. Retrying in 4 s.',
       ),
     );
-    main.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    main.emit('exchange:connection', connectionEvent('live', 'Live.'));
     await waitFor(() => expect(line.textContent?.trim()).toBe('Connected, with live updates.'));
   });
 

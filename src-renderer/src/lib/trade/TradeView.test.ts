@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunOperation } from '../operations/context';
+import { connectionEvent } from '../testing/connection';
 import { ADA_USDM, depthOf, fakeApi, NIGHT_USDM, operationResult, orderOf } from './fake-api';
 import TradeView from './TradeView.svelte';
 import WithRunner from './WithRunner.svelte';
@@ -257,22 +258,22 @@ describe('TradeView', () => {
     const { fake } = setup();
     await screen.findByRole('button', { name: /^Ask 0.6526/ });
     const book = screen.getByRole('region', { name: 'Order book' });
-    const connection = { network: 'sandbox', since: 'x' } as const;
-    fake.emit('exchange:connection', {
-      ...connection,
-      state: 'polling',
-      detail: 'No live updates: the connection was refused. Retrying in 4 s.',
-    });
+    fake.emit(
+      'exchange:connection',
+      connectionEvent('polling', 'No live updates: the connection was refused. Retrying in 4 s.'),
+    );
     await waitFor(() =>
       expect(within(book).getByRole('status').textContent).toBe(
         'Live updates are down: the book is refreshed every few seconds.',
       ),
     );
-    fake.emit('exchange:connection', {
-      ...connection,
-      state: 'offline',
-      detail: 'Countersign could not reach the exchange: the connection was refused.',
-    });
+    fake.emit(
+      'exchange:connection',
+      connectionEvent(
+        'offline',
+        'Countersign could not reach the exchange: the connection was refused.',
+      ),
+    );
     await waitFor(() =>
       expect(within(book).getByRole('status').textContent).toBe(
         'Not updating: no connection to the exchange. These prices may be out of date.',
@@ -289,7 +290,7 @@ describe('TradeView', () => {
     await type(/^Quantity/, '10');
     await press('Enter', { ctrlKey: true });
     expect(fake.calls.filter((c) => c.channel === 'trading:prepareOrder')).toEqual([]);
-    fake.emit('exchange:connection', { ...connection, state: 'live', detail: 'Live.' });
+    fake.emit('exchange:connection', connectionEvent('live', 'Live.'));
     await waitFor(() => expect(within(book).queryByRole('status')).toBeNull());
     expect(send.disabled).toBe(false);
     await press('Enter', { ctrlKey: true });
