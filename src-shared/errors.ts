@@ -27,6 +27,11 @@ export const ErrorCode = {
   /** The server's transaction differs from what the user asked for; nothing was signed. */
   IntentMismatch: 'INTENT_MISMATCH',
   InvalidTransaction: 'INVALID_TRANSACTION',
+  /**
+   * A file offered as the offline device's signature cannot be used (unreadable, another
+   * transaction, another key): nothing was sent, another file may be chosen.
+   */
+  SignedFile: 'SIGNED_FILE',
   /** The exchange answered with a business error ({error, code}). */
   Exchange: 'EXCHANGE',
   /** The exchange could not be reached or answered something unreadable. */

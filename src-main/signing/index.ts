@@ -7,3 +7,4 @@ export * from './plutus-data';
 export * from './profile';
 export * from './signer';
 export * from './transaction-bytes';
+export * from './text-envelope';

@@ -30,7 +30,14 @@ import type {
   WalletKeySource,
 } from './key-source';
 import type { ExchangeProfile } from './profile';
-import { addVkeyWitnesses } from './transaction-bytes';
+import type { SignedFile } from './text-envelope';
+import {
+  addVkeyWitnesses,
+  keyHashOf,
+  transactionIdOf,
+  witnessVerifies,
+  type VkeyWitness,
+} from './transaction-bytes';
 
 /**
  * The only place a transaction gets signed. It decodes the exchange's transaction, checks it
@@ -299,9 +306,14 @@ export class TransactionSigner {
   }
 
   #sign(review: Review, key: SigningKey, warnings: string[]): SignedTransaction {
+    const signature = key.sign(Buffer.from(review.decoded.id, 'hex'));
+    return this.#witnessed(review, { vkey: key.publicKey, signature }, warnings);
+  }
+
+  /** The checked transaction with the wallet's witness added (its body bytes untouched). */
+  #witnessed(review: Review, witness: VkeyWitness, warnings: string[]): SignedTransaction {
     const { decoded } = review;
-    const signature = key.sign(Buffer.from(decoded.id, 'hex'));
-    const signedTxHex = addVkeyWitnesses(decoded.bytes, [{ vkey: key.publicKey, signature }]);
+    const signedTxHex = addVkeyWitnesses(decoded.bytes, [witness]);
     const at = this.#now();
     for (const o of decoded.outputs) {
       if (o.party !== 'own' && o.party !== 'own-other') continue;
@@ -367,5 +379,53 @@ export class TransactionSigner {
     } finally {
       key.wipe();
     }
+  }
+
+  /**
+   * A deposit or withdrawal of a watch-only wallet, signed on the offline device that holds its
+   * key: the transaction is checked against the intent again, exactly as if it were signed here,
+   * and the file must carry a valid signature of this wallet's payment key over this very
+   * transaction's id. Only that witness is added, to the bytes read and checked here: nothing
+   * else of the file (a body, other witnesses, metadata) is ever sent.
+   */
+  async attachOfflineSignature(
+    txHex: string,
+    intent: DepositIntent | WithdrawalIntent,
+    profile: ExchangeProfile,
+    file: SignedFile,
+    options: SignOptions = {},
+  ): Promise<SignedTransaction> {
+    await cryptoIsReady();
+    const wallet = await this.#activeWallet();
+    const review = await this.#review(wallet, txHex, intent, profile, options);
+    const warnings = this.#refuseUnlessClean(review, options);
+    const { decoded } = review;
+    const short = (id: string) => `${id.slice(0, 10)}…${id.slice(-6)}`;
+    if (file.kind === 'transaction') {
+      const fileId = transactionIdOf(file.tx.body);
+      if (fileId !== decoded.id) {
+        throw new AppError(
+          ErrorCode.SignedFile,
+          `This file holds another transaction (ID ${short(fileId)}) than the one waiting here (ID ${short(decoded.id)}). Nothing was sent. Choose the file signed from the transaction saved for this ${intent.kind}.`,
+        );
+      }
+    }
+    const paymentKeyHash = this.#ownWallet(wallet, profile.networkId).paymentKeyHash ?? '';
+    const ours = file.witnesses.filter((w) => keyHashOf(w.vkey) === paymentKeyHash);
+    if (ours.length === 0) {
+      throw new AppError(
+        ErrorCode.SignedFile,
+        `The file is not signed by the key of “${wallet.name}” (key hash ${short(paymentKeyHash)}): it was signed with another wallet’s key. Nothing was sent. Sign the saved transaction on the device that holds this wallet’s recovery phrase.`,
+      );
+    }
+    const txId = Buffer.from(decoded.id, 'hex');
+    const valid = ours.find((w) => witnessVerifies(w, txId));
+    if (!valid) {
+      throw new AppError(
+        ErrorCode.SignedFile,
+        `The signature in this file is not a valid signature of this transaction (ID ${short(decoded.id)}): it was made for another transaction or the file was altered. Nothing was sent. Sign the saved transaction again and choose the new file.`,
+      );
+    }
+    return this.#witnessed(review, valid, warnings);
   }
 }

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../src-shared/errors';
+import { CborError, CborReader } from './cbor';
+import {
+  existingVkeyWitnesses,
+  splitTransaction,
+  type TransactionBytes,
+  type VkeyWitness,
+} from './transaction-bytes';
+
+/**
+ * cardano-cli's text envelope, the file a transaction travels in between the computer that talks
+ * to the exchange and the offline device that holds the wallet key: JSON `{type, description,
+ * cborHex}`. Countersign writes a transaction as cardano-cli does today (`Tx ConwayEra`) and reads
+ * back either the transaction with its signature or the signature alone (a key witness), so the
+ * device on the other side can be Countersign or cardano-cli.
+ */
+export const TRANSACTION_TYPE = 'Tx ConwayEra';
+/** What older cardano-cli versions write, read as well. */
+const TRANSACTION_TYPES = [TRANSACTION_TYPE, 'Witnessed Tx ConwayEra', 'Unwitnessed Tx ConwayEra'];
+export const WITNESS_TYPE = 'TxWitness ConwayEra';
+
+/** The largest file read as a transaction: the ledger's limit is 16 KiB, 32 KiB as hex. */
+export const MAX_ENVELOPE_CHARS = 256 * 1024;
+
+const Envelope = z.object({
+  type: z.string().max(200),
+  description: z.string().max(10_000).optional(),
+  cborHex: z.string().max(MAX_ENVELOPE_CHARS),
+});
+
+/** A transaction as a text envelope file (the key order and indentation cardano-cli writes). */
+export const transactionEnvelope = (txHex: string): string =>
+  `${JSON.stringify({ type: TRANSACTION_TYPE, description: 'Ledger Cddl Format', cborHex: txHex }, null, 4)}\n`;
+
+/** A key witness as a text envelope file: CBOR `[0, [vkey, signature]]`. */
+export const witnessEnvelope = (witness: VkeyWitness): string => {
+  const bytes = Buffer.concat([
+    Buffer.from([0x82, 0x00, 0x82, 0x58, 0x20]),
+    witness.vkey,
+    Buffer.from([0x58, 0x40]),
+    witness.signature,
+  ]);
+  return `${JSON.stringify({ type: WITNESS_TYPE, description: 'Key Witness ShelleyEra', cborHex: bytes.toString('hex') }, null, 4)}\n`;
+};
+
+/** What a file from the offline device holds. */
+export type SignedFile =
+  | { kind: 'transaction'; tx: TransactionBytes; witnesses: VkeyWitness[] }
+  | { kind: 'witness'; witnesses: VkeyWitness[] };
+
+const WHAT_TO_CHOOSE =
+  'Choose the file your offline device wrote after signing: a transaction (“Tx ConwayEra”) or a key witness (“TxWitness ConwayEra”) in cardano-cli’s text envelope.';
+
+const unusable = (why: string): AppError =>
+  new AppError(ErrorCode.SignedFile, `This file cannot be used: ${why}. ${WHAT_TO_CHOOSE}`);
+
+/** Reads a text envelope; refuses anything else, in words. */
+export const readEnvelope = (text: string): z.infer<typeof Envelope> => {
+  if (text.length > MAX_ENVELOPE_CHARS) throw unusable('it is far larger than any transaction');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw unusable('it is not a text envelope (JSON)');
+  }
+  const parsed = Envelope.safeParse(json);
+  if (!parsed.success)
+    throw unusable('it is JSON, but not a text envelope with “type” and “cborHex”');
+  if (!/^([0-9a-fA-F]{2})+$/.test(parsed.data.cborHex)) {
+    throw unusable('its “cborHex” is not hex-encoded bytes');
+  }
+  return parsed.data;
+};
+
+/** A key witness `[0, [vkey, signature]]`; a bootstrap (Byron) witness is refused. */
+const readKeyWitness = (hex: string): VkeyWitness => {
+  const r = new CborReader(Buffer.from(hex, 'hex'));
+  try {
+    const indefinite = r.tuple(2, 'a key witness');
+    const tag = r.small(255);
+    if (tag === 1) {
+      throw unusable(
+        'it holds a Byron-era (bootstrap) witness, and Countersign wallets sign with Shelley keys',
+      );
+    }
+    if (tag !== 0) throw unusable('it is not a key witness');
+    const inner = r.tuple(2, 'a vkey witness');
+    const vkey = r.bytesValue();
+    const signature = r.bytesValue();
+    r.endTuple(inner, 'a vkey witness');
+    r.endTuple(indefinite, 'a key witness');
+    r.end();
+    if (vkey.length !== 32 || signature.length !== 64) {
+      throw unusable('its key or signature has the wrong length for an Ed25519 signature');
+    }
+    return { vkey, signature };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof CborError) throw unusable('its witness is not readable CBOR');
+    throw error;
+  }
+};
+
+/** The transaction or the witness the offline device wrote, read from its file. */
+export const readSignedFile = (text: string): SignedFile => {
+  const envelope = readEnvelope(text.trim());
+  if (envelope.type === WITNESS_TYPE) {
+    return { kind: 'witness', witnesses: [readKeyWitness(envelope.cborHex)] };
+  }
+  if (!TRANSACTION_TYPES.includes(envelope.type)) {
+    throw unusable(`it holds a “${envelope.type.slice(0, 60)}”, not a transaction or a witness`);
+  }
+  let tx: TransactionBytes;
+  let witnesses: VkeyWitness[];
+  try {
+    tx = splitTransaction(envelope.cborHex.toLowerCase());
+    witnesses = existingVkeyWitnesses(tx.witnessSet);
+  } catch {
+    throw unusable('its transaction is not readable CBOR');
+  }
+  if (witnesses.length === 0) {
+    throw unusable(
+      'it holds the transaction without any signature (the file saved here, not yet signed)',
+    );
+  }
+  return { kind: 'transaction', tx, witnesses };
+};
