@@ -78,11 +78,16 @@ export const main = (): void => {
       runtime: 'electron',
       logger,
       send: eventEmitter(getWindow),
-      // CSV exports go where the trader chooses, through the system's save dialog.
-      saveFile: async (suggestedName, content) => {
+      // CSV exports and transactions to sign offline go where the trader chooses, through the
+      // system's save dialog.
+      saveFile: async (suggestedName, content, kind) => {
         const options = {
           defaultPath: join(app.getPath('documents'), suggestedName),
-          filters: [{ name: 'CSV', extensions: ['csv'] }],
+          filters: [
+            kind === 'csv'
+              ? { name: 'CSV', extensions: ['csv'] }
+              : { name: 'Transaction (cardano-cli text envelope)', extensions: ['json'] },
+          ],
         };
         const choice = window
           ? await dialog.showSaveDialog(window, options)

@@ -34,7 +34,8 @@ import { operationsHandlers } from './operations/handlers';
 import { OperationsService } from './operations/service';
 import { AccountFeed } from './orders/account-feed';
 import { ordersHandlers } from './orders/handlers';
-import { OrdersService, type SaveFile } from './orders/service';
+import type { SaveFile } from './files';
+import { OrdersService } from './orders/service';
 import { sessionHandlers } from './session/handlers';
 import { SessionService } from './session/service';
 import { settingsHandlers } from './settings/handlers';
@@ -238,15 +239,17 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   });
 
   const signer = new TransactionSigner({ book, secrets, session, attempts });
+  const saveFile = config.saveFile ?? exportsFolder(config.dataDir);
   const orders = new OrdersService({
     network,
     apiKey,
     emit,
-    saveFile: config.saveFile ?? exportsFolder(config.dataDir),
+    saveFile,
   });
   const operations = new OperationsService({
     network,
     signer,
+    saveFile,
     journal,
     emit,
     logger: config.logger,

@@ -105,7 +105,10 @@ export const PreparedOperation = z.object({
   title: z.string(),
   /** Which key signs: the trading key (orders, cancels) or the wallet key (deposits, withdrawals). */
   signer: z.enum(['operation-key', 'wallet-key']),
-  /** The wallet key lives elsewhere (watch-only): it cannot be signed here, only discarded. */
+  /**
+   * The wallet key lives elsewhere (watch-only): the transaction is saved to be signed on the
+   * offline device, and its signed file loaded back (`exportUnsigned`, `submitSigned`).
+   */
   offline: z.boolean(),
   needsPassword: z.boolean(),
   summary: TransactionSummary,
@@ -163,6 +166,25 @@ export const operations = {
       /** The spending password: required for deposits and withdrawals. */
       password: z.string().min(1).max(1024).optional(),
       /** The warnings the trader read and accepted, verbatim. */
+      acceptedWarnings: z.array(z.string().max(2000)).max(50).optional(),
+    }),
+  ),
+  /**
+   * A watch-only wallet's deposit or withdrawal, saved (through main's save dialog) as a
+   * cardano-cli text envelope for the offline device that holds the key; null if not saved.
+   */
+  exportUnsigned: operation<{ fileName: string } | null>().request(z.object({ operationId })),
+  /**
+   * Sends it with the offline device's signature: the content of the file it wrote (the signed
+   * transaction or its key witness). Main checks the transaction and the signature again first.
+   */
+  submitSigned: operation<OperationResult>().request(
+    z.object({
+      operationId,
+      signedFile: z
+        .string()
+        .min(1)
+        .max(256 * 1024),
       acceptedWarnings: z.array(z.string().max(2000)).max(50).optional(),
     }),
   ),

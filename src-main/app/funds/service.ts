@@ -264,25 +264,10 @@ export class FundsService {
     return activeAccount(this.deps.book, connection);
   }
 
-  /**
-   * A watch-only wallet's key is not on this computer, and exporting a fund movement to be signed
-   * elsewhere is not in this version: nothing is asked of the exchange for a transaction that
-   * could only be refused at the signature.
-   */
-  async #refuseWatchOnly(): Promise<void> {
-    const wallet = await this.deps.book.active();
-    if (wallet?.kind !== 'watch-only') return;
-    throw new AppError(
-      ErrorCode.WatchOnly,
-      `“${wallet.name}” is a watch-only wallet: the key that moves its funds is not on this computer, and signing deposits and withdrawals on another device is not available in this version. Nothing was built or sent. To move funds from here, remove it in Settings › Wallets and restore it from its recovery phrase.`,
-    );
-  }
-
   async prepareDeposit(request: {
     amounts: Array<{ unit: string; amount: string }>;
     utxos?: string[] | undefined;
   }): Promise<PreparedOperation> {
-    await this.#refuseWatchOnly();
     const connection = await this.deps.network.connection();
     const rules = await connection.rules();
     const amounts = parseAmounts(rules, request.amounts);
@@ -373,7 +358,6 @@ export class FundsService {
   async prepareWithdrawal(request: {
     amounts: Array<{ unit: string; amount: string }>;
   }): Promise<PreparedOperation> {
-    await this.#refuseWatchOnly();
     const connection = await this.deps.network.connection();
     const rules = await connection.rules();
     const amounts = parseAmounts(rules, request.amounts);

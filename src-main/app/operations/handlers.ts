@@ -3,6 +3,8 @@ import type { OperationsService } from './service';
 
 export const operationsHandlers = (operations: OperationsService): Handlers['operations'] => ({
   confirm: (request) => operations.confirm(request),
+  exportUnsigned: ({ operationId }) => operations.exportUnsigned(operationId),
+  submitSigned: (request) => operations.submitSigned(request),
   discard: async ({ operationId }) => operations.discard(operationId),
   pending: () => operations.pending(),
   resolve: (request) => operations.resolve(request),

@@ -13,15 +13,21 @@ import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { ExchangeError, type ExchangeClient } from '../../exchange';
 import type { Logger } from '../../log';
 import { diskProblem } from '../../store/disk-problem';
-import type {
-  CancelOrderIntent,
-  DepositIntent,
-  ExchangeProfile,
-  PlaceOrderIntent,
-  SignedTransaction,
-  TransactionSigner,
-  WithdrawalIntent,
+import {
+  readSignedFile,
+  splitTransaction,
+  transactionEnvelope,
+  transactionIdOf,
+  type CancelOrderIntent,
+  type DepositIntent,
+  type ExchangeProfile,
+  type PlaceOrderIntent,
+  type SignedFile,
+  type SignedTransaction,
+  type TransactionSigner,
+  type WithdrawalIntent,
 } from '../../signing';
+import type { SaveFile } from '../files';
 import type { JournalEntry, OperationJournal } from '../../store/journal';
 import type { Connection, NetworkService } from '../network/service';
 import { checkOf, summarise } from './summary';
@@ -105,6 +111,8 @@ export interface OperationsDeps {
   logger: Logger;
   /** The unlocked session's API key for the exchange. */
   apiKey: () => string;
+  /** Saves a transaction to be signed elsewhere where the trader chooses (the save dialog). */
+  saveFile: SaveFile;
   /** Called after an operation landed, so balances and orders refresh at once. */
   afterChange?: (result: OperationResult) => void;
   now?: () => number;
@@ -311,6 +319,76 @@ export class OperationsService {
     password?: string | undefined;
     acceptedWarnings?: string[] | undefined;
   }): Promise<OperationResult> {
+    return this.#confirm(request, null);
+  }
+
+  /**
+   * Saves a watch-only wallet's deposit or withdrawal, as built and checked, for its offline
+   * device to sign (a cardano-cli text envelope, through the save dialog). Null when the trader
+   * closed the dialog without saving.
+   */
+  async exportUnsigned(operationId: string): Promise<{ fileName: string } | null> {
+    const prepared = this.#offlineOperation(operationId);
+    if (prepared.expiresAt !== null && prepared.expiresAt <= this.#now()) {
+      throw new AppError(
+        ErrorCode.Exchange,
+        'The exchange’s transaction has expired, so it is not worth signing any more. Close this and start it again.',
+      );
+    }
+    if (prepared.report.differences.length) {
+      throw new AppError(
+        ErrorCode.IntentMismatch,
+        'This transaction is not what you asked for, so Countersign will not hand it out to be signed. Discard it.',
+      );
+    }
+    const txId = transactionIdOf(splitTransaction(prepared.txHex).body);
+    return this.deps.saveFile(
+      `countersign-${prepared.kind}-${txId.slice(0, 8)}.unsigned.json`,
+      transactionEnvelope(prepared.txHex),
+      'transaction',
+    );
+  }
+
+  /**
+   * Sends a watch-only wallet's deposit or withdrawal with the signature its offline device
+   * made: the file's content, as the trader chose it. A file that cannot be used leaves the
+   * operation waiting for another.
+   */
+  async submitSigned(request: {
+    operationId: string;
+    signedFile: string;
+    acceptedWarnings?: string[] | undefined;
+  }): Promise<OperationResult> {
+    this.#offlineOperation(request.operationId);
+    return this.#confirm(request, readSignedFile(request.signedFile));
+  }
+
+  /** A prepared fund movement of a watch-only wallet, or a refusal that says why not. */
+  #offlineOperation(operationId: string): Prepared {
+    const prepared = this.#prepared.get(operationId);
+    if (!prepared) {
+      throw new AppError(
+        ErrorCode.NotFound,
+        'This operation is no longer waiting (it was confirmed, discarded, replaced, or Countersign was restarted). Start it again.',
+      );
+    }
+    if (!prepared.offline || (prepared.kind !== 'deposit' && prepared.kind !== 'withdrawal')) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        'Only a watch-only wallet’s deposits and withdrawals are signed on another device; confirm this one here.',
+      );
+    }
+    return prepared;
+  }
+
+  async #confirm(
+    request: {
+      operationId: string;
+      password?: string | undefined;
+      acceptedWarnings?: string[] | undefined;
+    },
+    signedFile: SignedFile | null,
+  ): Promise<OperationResult> {
     const prepared = this.#prepared.get(request.operationId);
     if (!prepared) {
       throw new AppError(
@@ -327,7 +405,7 @@ export class OperationsService {
       );
     }
     this.#confirming.add(prepared.id);
-    const running = this.#confirmTaken(prepared, request);
+    const running = this.#confirmTaken(prepared, request, signedFile);
     const trade = isTrade(prepared.kind) ? running.catch(() => undefined) : null;
     if (trade) this.#tradesInFlight.add(trade);
     try {
@@ -350,6 +428,7 @@ export class OperationsService {
   async #confirmTaken(
     prepared: Prepared,
     request: { password?: string | undefined; acceptedWarnings?: string[] | undefined },
+    signedFile: SignedFile | null,
   ): Promise<OperationResult> {
     const current = await this.deps.network.connection();
     if (current !== prepared.connection || prepared.connection.closed) {
@@ -367,14 +446,13 @@ export class OperationsService {
       );
     }
     const funds = prepared.kind === 'deposit' || prepared.kind === 'withdrawal';
-    if (funds && prepared.offline) {
-      this.#prepared.delete(prepared.id);
+    if (funds && prepared.offline && !signedFile) {
       throw new AppError(
         ErrorCode.WatchOnly,
-        'This wallet is watch-only: the key that moves its funds is not on this computer. Exporting the transaction to sign it on another machine is not available yet, so nothing was signed or sent. Restore the wallet from its recovery phrase here to move funds.',
+        'This wallet is watch-only: the key that moves its funds is not on this computer. Save the transaction, sign it on the device that holds the key, and load the signed file here.',
       );
     }
-    if (funds && !request.password) {
+    if (funds && !prepared.offline && !request.password) {
       throw new AppError(
         ErrorCode.WrongPassword,
         'Type your spending password to sign this: it moves funds from your wallet key.',
@@ -391,26 +469,36 @@ export class OperationsService {
         acceptedWarnings: request.acceptedWarnings ?? [],
         coins: prepared.connection.chain(),
       };
-      signed = funds
-        ? await this.deps.signer.signFunds(
+      signed = signedFile
+        ? await this.deps.signer.attachOfflineSignature(
             prepared.txHex,
             prepared.intent as FundsIntent,
             prepared.profile,
-            request.password ?? '',
+            signedFile,
             options,
           )
-        : await this.deps.signer.signTrade(
-            prepared.txHex,
-            prepared.intent as TradeIntent,
-            prepared.profile,
-            options,
-          );
+        : funds
+          ? await this.deps.signer.signFunds(
+              prepared.txHex,
+              prepared.intent as FundsIntent,
+              prepared.profile,
+              request.password ?? '',
+              options,
+            )
+          : await this.deps.signer.signTrade(
+              prepared.txHex,
+              prepared.intent as TradeIntent,
+              prepared.profile,
+              options,
+            );
     } catch (error) {
       // A wrong password may be typed again (after the wait, if there were too many); anything
       // else ends this operation.
       const retryable =
         error instanceof AppError &&
-        (error.code === ErrorCode.WrongPassword || error.code === ErrorCode.TooManyAttempts);
+        (error.code === ErrorCode.WrongPassword ||
+          error.code === ErrorCode.TooManyAttempts ||
+          error.code === ErrorCode.SignedFile);
       if (!retryable) this.#forget(prepared);
       this.#failed(prepared, error);
       throw error;

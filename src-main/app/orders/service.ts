@@ -9,13 +9,8 @@ import type { Order, OrderPage, OrderView } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import type { ExchangeClient } from '../../exchange';
 import { fillsCsv, ordersCsv } from './csv';
+import type { SaveFile } from '../files';
 import { OrderLists, ORDER_VIEWS, uniqueOrders } from './lists';
-
-/** Saves a file where the trader chooses (Electron: the save dialog); null when cancelled. */
-export type SaveFile = (
-  suggestedName: string,
-  content: string,
-) => Promise<{ fileName: string } | null>;
 
 /** What the orders area needs of the exchange: its order records. */
 export type OrderRecordsClient = Pick<ExchangeClient, 'orderRecords' | 'order'>;
@@ -143,6 +138,7 @@ export class OrdersService {
     const saved = await this.deps.saveFile(
       `countersign-${request.what}-${request.view}-${day}.csv`,
       content,
+      'csv',
     );
     return saved ? { fileName: saved.fileName, rows } : null;
   }

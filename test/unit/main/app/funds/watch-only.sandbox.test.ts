@@ -1,36 +1,54 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Built } from '../../../../../src-main/app/operations/service';
+import {
+  splitTransaction,
+  transactionIdOf,
+  witnessEnvelope,
+} from '../../../../../src-main/signing';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
   cryptoIsReady,
+  paymentSigningKeyOf,
   rootKeyFromEntropy,
 } from '../../../../../src-main/wallet/derivation';
 import { recoveryPhraseEntropy } from '../../../../../src-main/wallet/mnemonic';
-import type { OperationProgress, WalletSummary } from '../../../../../src-shared/contract';
+import { SigningKey } from '../../../../../src-main/wallet/signing-key';
+import type {
+  FundsOverview,
+  OperationProgress,
+  OperationResult,
+  PreparedOperation,
+  WalletSummary,
+} from '../../../../../src-shared/contract';
+import type { Serialized } from '../../../../../src-shared/domain/amount';
 import { ErrorCode } from '../../../../../src-shared/errors';
 import { appWorld, type AppWorld } from '../../../../fixtures/app/app-world';
 import { STRONG_PASSWORD, VECTOR_PHRASE } from '../../../../fixtures/cardano/wallet-services';
 
 /**
- * A watch-only wallet holds no key that moves funds, and signing elsewhere is not in this
- * version: a deposit or withdrawal is refused when it is asked for, in words that say what to do,
- * before the exchange is asked to build anything. The signature step refuses one too, should an
- * operation of a watch-only wallet ever reach it.
+ * A watch-only wallet's deposits and withdrawals are signed on the offline device that holds its
+ * key: the app saves the exchange's transaction as a cardano-cli text envelope, the trader signs
+ * it there, and loads the signature back; the app checks it and sends it. Against a real sandbox,
+ * with the offline device's key kept out of the app (only this test holds it).
  */
 let world: AppWorld;
+let offlineKey: SigningKey;
 const call = <T>(channel: string, payload?: unknown): Promise<T> => world.call<T>(channel, payload);
 
 beforeAll(async () => {
-  world = await appWorld({ sandboxArgs: ['--no-takers'] });
-  // The account public key a hardware or air-gapped wallet would export for this phrase.
+  world = await appWorld({
+    sandboxArgs: ['--no-takers', '--confirmation-delay-ms', '100', '--withdrawal-delay-ms', '100'],
+    pollEveryMs: 200,
+  });
   await cryptoIsReady();
-  const accountPublicKey = accountPublicKeyToBech32(
-    accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' ')))).toPublic(),
-  );
+  // What the offline device holds, and the account public key it exported for this computer.
+  const account = accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' '))));
+  offlineKey = new SigningKey(Buffer.from(paymentSigningKeyOf(account)));
   const cold = await call<WalletSummary>('wallet:importWatchOnly', {
     name: 'Cold',
-    accountPublicKey,
+    accountPublicKey: accountPublicKeyToBech32(account.toPublic()),
     password: STRONG_PASSWORD,
   });
   await call('wallet:select', { walletId: cold.id });
@@ -40,69 +58,122 @@ beforeAll(async () => {
 
 afterAll(() => world?.dispose());
 
-const progressSteps = (): string[] =>
+const stepsOf = (operationId: string): string[] =>
   world.events
     .filter((e) => e.name === 'operations:progress')
-    .map((e) => (e.payload as OperationProgress).step);
+    .map((e) => e.payload as OperationProgress)
+    .filter((p) => p.operationId === operationId)
+    .map((p) => p.step);
 
-describe('a watch-only wallet moving funds', () => {
-  it.each([
-    ['funds:prepareDeposit', 'a deposit'],
-    ['funds:prepareWithdrawal', 'a withdrawal'],
-  ])(
-    '%s: %s is refused up front, says why and what to do, and nothing is built',
-    async (channel) => {
-      const stepsBefore = progressSteps().length;
-      const refused = await world.refused(channel, {
-        amounts: [{ unit: 'lovelace', amount: '20' }],
-      });
-      expect(refused.code).toBe(ErrorCode.WatchOnly);
-      expect(refused.message).toMatch(/“Cold” is a watch-only wallet/);
-      expect(refused.message).toMatch(/not available in this version/);
-      expect(refused.message).toMatch(/restore it from its recovery phrase/);
-      expect(refused.message).toMatch(/Nothing was built or sent/);
-      // The exchange was not asked to build it: no operation even began.
-      expect(progressSteps().slice(stepsBefore)).toEqual([]);
-      expect(await call('operations:pending')).toEqual([]);
-    },
-  );
+/** Saves the prepared transaction (the harness's save dialog writes to the exports folder). */
+const exported = async (operationId: string): Promise<string> => {
+  const saved = await call<{ fileName: string }>('operations:exportUnsigned', { operationId });
+  expect(saved.fileName).toMatch(/^countersign-(deposit|withdrawal)-[0-9a-f]{8}\.unsigned\.json$/);
+  return readFile(join(world.dataDir, 'exports', saved.fileName), 'utf8');
+};
 
-  it('is refused at the signature too, with nothing signed or sent', async () => {
-    const connection = await world.services.network.connection();
-    // An operation of a watch-only wallet that got as far as the dialog (built elsewhere).
-    const built = {
-      kind: 'deposit',
-      title: 'Deposit 20 ADA',
-      connection,
-      txHex: '84a400',
-      intent: { kind: 'deposit', amounts: new Map([['lovelace', 20_000_000n]]), inputs: new Map() },
-      profile: { network: 'sandbox', networkId: 0 },
-      summary: {
-        txId: '00'.repeat(32),
-        networkId: 0,
-        inputs: [],
-        outputs: [],
-        fee: { unit: 'lovelace', name: 'ADA', quantity: '200000', amount: '0.2' },
-        signers: [],
-        validUntil: null,
-        orderTerms: null,
-      },
-      report: { differences: [], warnings: [] },
-      offline: true,
-      orderId: null,
-      cancelsOrderId: null,
-      expiresAt: null,
-    } as unknown as Built;
-    const prepared = world.services.operations.register({ id: crypto.randomUUID() }, built);
-    expect(prepared).toMatchObject({ offline: true, needsPassword: false });
-    const refused = await world.refused('operations:confirm', {
+/** The offline device: signs the transaction id of the file's body, writes a key witness file. */
+const signedOffline = (file: string, key: SigningKey = offlineKey): string => {
+  const { cborHex } = JSON.parse(file) as { cborHex: string };
+  const id = transactionIdOf(splitTransaction(cborHex).body);
+  return witnessEnvelope({ vkey: key.publicKey, signature: key.sign(Buffer.from(id, 'hex')) });
+};
+
+const freeAda = (overview: Serialized<FundsOverview>): number =>
+  Number(overview.exchange.find((b) => b.unit === 'lovelace')?.free ?? '0');
+
+describe('a watch-only wallet moving funds through its offline device', () => {
+  it('deposit: saved unsigned, signed offline, loaded back, checked, sent and credited', async () => {
+    const before = await call<Serialized<FundsOverview>>('funds:overview');
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+    });
+    expect(prepared).toMatchObject({ offline: true, needsPassword: false, signer: 'wallet-key' });
+    expect(prepared.check).toEqual({ matches: true, differences: [], warnings: [] });
+
+    // Confirming here is not possible: the key is not on this computer. It keeps waiting.
+    const here = await world.refused('operations:confirm', {
       operationId: prepared.operationId,
       password: STRONG_PASSWORD,
     });
-    expect(refused.message).toMatch(/watch-only/);
-    expect(refused.message).toMatch(/nothing was signed or sent/);
+    expect(here.code).toBe(ErrorCode.WatchOnly);
+    expect(here.message).toMatch(/Save the transaction, sign it on the device that holds the key/);
+
+    const file = await exported(prepared.operationId);
+    expect(JSON.parse(file)).toMatchObject({ type: 'Tx ConwayEra', cborHex: expect.any(String) });
+    // Only the saved file leaves; nothing of it is in the exports folder but the transaction.
+    expect(await readdir(join(world.dataDir, 'exports'))).toHaveLength(1);
+
+    // A file signed with another key is refused, and the operation still waits for the right one.
+    const wrong = await world.refused('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file, new SigningKey(Buffer.alloc(64, 5))),
+    });
+    expect(wrong.code).toBe(ErrorCode.SignedFile);
+    expect(wrong.message).toMatch(/not signed by the key of “Cold”/);
+
+    const result = await call<Serialized<OperationResult>>('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file),
+    });
+    expect(result.txHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.txHash).toBe(prepared.summary.txId);
+    expect(stepsOf(prepared.operationId)).toEqual(
+      expect.arrayContaining(['signing', 'journaled', 'submitting', 'done']),
+    );
+    const credited = await world.until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => freeAda(o) >= freeAda(before) + 20 && o.pending.length === 0,
+      'the deposit to be credited',
+    );
+    expect(freeAda(credited) - freeAda(before)).toBeCloseTo(20, 6);
+    // Sent once: a second load of the same signature finds nothing waiting.
+    const again = await world.refused('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file),
+    });
+    expect(again.code).toBe(ErrorCode.NotFound);
+  });
+
+  it('withdrawal: the same way back, the payout reaching the wallet on L1', async () => {
+    const before = await call<Serialized<FundsOverview>>('funds:overview');
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareWithdrawal', {
+      amounts: [{ unit: 'lovelace', amount: '5' }],
+    });
+    expect(prepared).toMatchObject({ offline: true, needsPassword: false });
+    const file = await exported(prepared.operationId);
+    const result = await call<Serialized<OperationResult>>('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file),
+    });
+    expect(result.txHash).toBe(prepared.summary.txId);
+    const after = await world.until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => o.pending.length === 0 && freeAda(o) < freeAda(before),
+      'the withdrawal to land',
+    );
+    // 5 ADA out, and the 1 ADA withdrawal fee on top.
+    expect(freeAda(before) - freeAda(after)).toBeCloseTo(6, 6);
+  });
+
+  it('an unreadable file says what to choose and leaves the operation waiting', async () => {
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+    });
+    const refused = await world.refused('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: await exported(prepared.operationId),
+    });
+    expect(refused.code).toBe(ErrorCode.SignedFile);
+    expect(refused.message).toMatch(/without any signature/);
+    await call('operations:discard', { operationId: prepared.operationId });
     expect(await call('operations:pending')).toEqual([]);
-    const overview = await call<{ pending: unknown[] }>('funds:overview');
-    expect(overview.pending).toEqual([]);
+  });
+
+  it('only a watch-only wallet’s fund movements are saved to be signed elsewhere', async () => {
+    const refused = await world.refused('operations:exportUnsigned', {
+      operationId: crypto.randomUUID(),
+    });
+    expect(refused.code).toBe(ErrorCode.NotFound);
   });
 });
