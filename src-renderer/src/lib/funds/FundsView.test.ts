@@ -237,34 +237,25 @@ describe('Funds', () => {
     expect(screen.getAllByRole('button', { name: 'Unlock' }).length).toBeGreaterThan(0);
   });
 
-  it('tells a watch-only wallet up front why it cannot move funds here and what to do, with no form to fail', async () => {
+  it('lets a watch-only wallet deposit and withdraw, saying up front that its offline device signs them', async () => {
     const main = fakeMain({
       'funds:overview': () => overview(),
       'wallet:balance': () => walletBalance,
       'session:status': () => ({ state: 'unlocked', walletName: 'Cold', walletKind: 'watch-only' }),
     });
     const app = await frameOver(main);
-    const onsettings = vi.fn();
     const run = vi.fn<RunOperation>(async () => null);
-    render(WithApp, {
-      props: { app, run, component: FundsView, props: { onsettings } },
-    });
-    const why = await screen.findByRole('note', {
-      name: 'Why this wallet cannot move funds here',
-    });
-    expect(why.textContent).toContain(
-      'Cold is watch-only: its wallet key is not on this computer.',
-    );
-    expect(why.textContent).toContain('offline signing) is not available in this version');
-    expect(why.textContent).toContain('restore the wallet from its recovery phrase');
-    // Its balances still show; no deposit or withdrawal can be started.
+    render(WithApp, { props: { app, run, component: FundsView } });
+    const note = await screen.findByRole('note', { name: 'Signed on your offline device' });
+    const said = note.textContent?.replace(/\s+/g, ' ');
+    expect(said).toContain('Cold is watch-only: its wallet key is on another device.');
+    expect(said).toContain('load the signed file back here to send it');
+    // Its balances show, and both forms are there: the dialog takes it from there.
     expect(await screen.findByRole('table', { name: 'Exchange balances' })).toBeTruthy();
-    expect(screen.queryByRole('form', { name: 'Deposit' })).toBeNull();
-    expect(screen.queryByRole('form', { name: 'Withdraw' })).toBeNull();
-    expect(screen.queryByRole('button', { name: /deposit|withdraw/i })).toBeNull();
-    await fireEvent.click(within(why).getByRole('button', { name: 'Open wallet settings' }));
-    expect(onsettings).toHaveBeenCalled();
-    expect(main.callsTo('funds:prepareDeposit')).toEqual([]);
-    expect(run).not.toHaveBeenCalled();
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    expect(screen.getByRole('form', { name: 'Withdraw' })).toBeTruthy();
+    await fireEvent.input(within(form).getByLabelText('ADA'), { target: { value: '25' } });
+    await fireEvent.click(within(form).getByRole('button', { name: 'Review deposit' }));
+    await waitFor(() => expect(run).toHaveBeenCalledOnce());
   });
 });

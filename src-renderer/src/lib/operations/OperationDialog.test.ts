@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { Notices } from '../shell/notices.svelte';
-import { FakeMain } from '../testing/fake-main';
+import { ErrorCode } from '../../../../src-shared/errors';
+import { FakeMain, mainError } from '../testing/fake-main';
 import { operationResult, preparedDeposit, preparedOrder } from '../testing/prepared';
 import OperationDialog from './OperationDialog.svelte';
 import { OperationRunner } from './runner.svelte';
@@ -143,17 +144,70 @@ describe('the confirmation dialog', () => {
     expect(within(dialog).queryByRole('button', { name: 'Sign and place order' })).toBeNull();
   });
 
-  it('says a watch-only wallet’s operation cannot be signed here and offers only to discard it', async () => {
-    const { dialog, main, outcome } = await open(
-      preparedDeposit({ offline: true, needsPassword: false }),
-    );
+  it('takes a watch-only wallet’s operation to its offline device and back: save, load the signed file, send', async () => {
+    const prepared = preparedDeposit({ offline: true, needsPassword: false });
+    const { dialog, main, outcome } = await open(prepared);
+    let refuseFirst = true;
+    main.handle('operations:exportUnsigned', () => ({
+      fileName: 'countersign-deposit-ab12cd34.unsigned.json',
+    }));
+    main.handle('operations:submitSigned', () => {
+      if (refuseFirst) {
+        refuseFirst = false;
+        throw mainError(
+          ErrorCode.SignedFile,
+          'The file is not signed by the key of “Cold”. Nothing was sent.',
+        );
+      }
+      return operationResult(prepared);
+    });
     const view = within(dialog);
-    expect(view.getByRole('alert').textContent?.replace(/\s+/g, ' ')).toMatch(
-      /watch-only.*not available in this version.*restore the wallet from its recovery phrase/s,
+    const section = view.getByRole('region', { name: 'Sign it on your offline device' });
+    // No password here: the key is elsewhere. Sending waits for a signed file.
+    expect(view.queryByLabelText('Spending password')).toBeNull();
+    const send = view.getByRole('button', {
+      name: 'Check signature and deposit',
+    }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+
+    await fireEvent.click(within(section).getByRole('button', { name: 'Save transaction…' }));
+    await waitFor(() =>
+      expect(within(section).getByRole('status').textContent).toContain(
+        'Saved as countersign-deposit-ab12cd34.unsigned.json',
+      ),
     );
-    expect(view.queryByRole('button', { name: /Sign|Export/ })).toBeNull();
-    await fireEvent.click(view.getByRole('button', { name: 'Discard, do not sign' }));
-    expect(await outcome).toBeNull();
+    expect(main.callsTo('operations:exportUnsigned')).toEqual([
+      { operationId: prepared.operationId },
+    ]);
+
+    const input = within(section).getByLabelText(/Load the signed file/);
+    const choose = (text: string) =>
+      fireEvent.change(input, {
+        target: { files: [new File([text], 'signed.json', { type: 'application/json' })] },
+      });
+    await choose('{"type":"TxWitness ConwayEra","cborHex":"00"}');
+    await waitFor(() => expect(send.disabled).toBe(false));
+    await fireEvent.click(send);
+    // A file main cannot use keeps the dialog open, says why, and another can be chosen.
+    await waitFor(() =>
+      expect(within(section).getByRole('alert').textContent).toContain(
+        'not signed by the key of “Cold”',
+      ),
+    );
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    await choose('{"type":"TxWitness ConwayEra","cborHex":"01"}');
+    await fireEvent.click(send);
+    expect(await outcome).toMatchObject({ operationId: prepared.operationId });
+    expect(main.callsTo('operations:submitSigned')).toEqual([
+      {
+        operationId: prepared.operationId,
+        signedFile: '{"type":"TxWitness ConwayEra","cborHex":"00"}',
+      },
+      {
+        operationId: prepared.operationId,
+        signedFile: '{"type":"TxWitness ConwayEra","cborHex":"01"}',
+      },
+    ]);
     expect(main.callsTo('operations:confirm')).toEqual([]);
   });
 });

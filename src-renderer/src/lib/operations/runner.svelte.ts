@@ -8,6 +8,7 @@ import {
   type PreparedOperation,
 } from '../../../../src-shared/contract/operations';
 import type { Serialized } from '../../../../src-shared/domain/amount';
+import { z } from 'zod';
 import { ErrorCode } from '../../../../src-shared/errors';
 import type { Result } from '../../../../src-shared/result';
 import { ApiError, messageOf, unwrap } from '../api';
@@ -39,6 +40,11 @@ export interface DialogState {
   reached: number;
   /** Under the password field: a wrong password keeps the dialog open to try again. */
   passwordError: string | null;
+  /**
+   * Under the signed-file field (a watch-only wallet's fund movement): a file that cannot be used
+   * keeps the dialog open to choose another.
+   */
+  fileError: string | null;
   /** What went wrong, in words, when the operation failed. */
   error: string | null;
 }
@@ -52,10 +58,24 @@ export interface BackgroundOperation {
 
 type Decision =
   | { kind: 'confirm'; password?: string; acceptedWarnings: string[] }
+  | { kind: 'submit-signed'; signedFile: string; acceptedWarnings: string[] }
   | { kind: 'cancel' }
   | { kind: 'rebuild' };
 
 const ORDER_KINDS: readonly OperationKind[] = ['place-order', 'cancel-order'];
+
+/** Main's answer to saving a transaction for the offline device. */
+const SavedFile = z.object({ fileName: z.string().min(1).max(500) }).nullable();
+
+/** The dialog showing a freshly prepared operation, with nothing typed or chosen yet. */
+const reviewOf = (prepared: PreparedOperation): DialogState => ({
+  phase: 'review',
+  prepared,
+  reached: visibleIndexOf('checking'),
+  passwordError: null,
+  fileError: null,
+  error: null,
+});
 
 const DONE_TITLES: Record<OperationKind, string> = {
   'place-order': 'Order placed',
@@ -135,6 +155,34 @@ export class OperationRunner {
     });
   }
 
+  /** A watch-only wallet's operation: sends it with the offline device's signed file (its text). */
+  submitSigned(signedFile: string, acceptedWarnings: string[]): void {
+    this.decide?.({ kind: 'submit-signed', signedFile, acceptedWarnings });
+  }
+
+  /**
+   * Saves the operation in the dialog for the offline device to sign (main's save dialog): the
+   * file's name, null if the trader closed the dialog, or what went wrong.
+   */
+  async saveForOfflineSigning(): Promise<
+    { ok: true; fileName: string | null } | { ok: false; message: string }
+  > {
+    const prepared = this.dialog?.prepared;
+    if (!prepared) return { ok: false, message: 'There is no operation to save.' };
+    const saved = await this.deps.api.operations.exportUnsigned({
+      operationId: prepared.operationId,
+    });
+    if (!saved.ok) return { ok: false, message: saved.error.message };
+    const parsed = SavedFile.safeParse(saved.value);
+    return parsed.success
+      ? { ok: true, fileName: parsed.data?.fileName ?? null }
+      : {
+          ok: false,
+          message:
+            'The main process answered something Countersign cannot read. Restart the app and try again.',
+        };
+  }
+
   cancel(): void {
     this.decide?.({ kind: 'cancel' });
   }
@@ -210,13 +258,7 @@ export class OperationRunner {
     first: PreparedOperation,
   ): Promise<Serialized<OperationResult> | null> {
     let prepared = first;
-    this.dialog = {
-      phase: 'review',
-      prepared,
-      reached: visibleIndexOf('checking'),
-      passwordError: null,
-      error: null,
-    };
+    this.dialog = reviewOf(prepared);
     try {
       for (;;) {
         const decision = await this.waitForDecision();
@@ -233,23 +275,25 @@ export class OperationRunner {
           const again = await this.prepare(prepare);
           if (!again) return null;
           prepared = again;
-          this.dialog = {
-            phase: 'review',
-            prepared,
-            reached: visibleIndexOf('checking'),
-            passwordError: null,
-            error: null,
-          };
+          this.dialog = reviewOf(prepared);
           continue;
         }
-        this.dialog = { ...this.dialog, phase: 'running', passwordError: null };
-        const outcome = await this.deps.api.operations.confirm({
-          operationId: prepared.operationId,
-          ...(decision.password === undefined ? {} : { password: decision.password }),
-          ...(decision.acceptedWarnings.length
-            ? { acceptedWarnings: decision.acceptedWarnings }
-            : {}),
-        });
+        this.dialog = { ...this.dialog, phase: 'running', passwordError: null, fileError: null };
+        const accepted = decision.acceptedWarnings.length
+          ? { acceptedWarnings: decision.acceptedWarnings }
+          : {};
+        const outcome =
+          decision.kind === 'submit-signed'
+            ? await this.deps.api.operations.submitSigned({
+                operationId: prepared.operationId,
+                signedFile: decision.signedFile,
+                ...accepted,
+              })
+            : await this.deps.api.operations.confirm({
+                operationId: prepared.operationId,
+                ...(decision.password === undefined ? {} : { password: decision.password }),
+                ...accepted,
+              });
         if (outcome.ok) {
           this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title);
           return outcome.value;
@@ -257,6 +301,10 @@ export class OperationRunner {
         const { code, message } = outcome.error;
         if (code === ErrorCode.WrongPassword || code === ErrorCode.TooManyAttempts) {
           this.dialog = { ...this.dialog, phase: 'review', passwordError: message };
+          continue;
+        }
+        if (code === ErrorCode.SignedFile) {
+          this.dialog = { ...this.dialog, phase: 'review', fileError: message };
           continue;
         }
         this.dialog = { ...this.dialog, phase: 'failed', error: message };
