@@ -245,7 +245,7 @@ describe('Funds', () => {
     });
     const app = await frameOver(main);
     const run = vi.fn<RunOperation>(async () => null);
-    render(WithApp, { props: { app, run, component: FundsView } });
+    render(WithApp, { props: { app, run, component: FundsView, props: {} } });
     const note = await screen.findByRole('note', { name: 'Signed on your offline device' });
     const said = note.textContent?.replace(/\s+/g, ' ');
     expect(said).toContain('Cold is watch-only: its wallet key is on another device.');
