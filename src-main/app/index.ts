@@ -217,6 +217,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     }
   };
 
+  const saveFile = config.saveFile ?? exportsFolder(config.dataDir);
   const wallet = new WalletService({
     book,
     secrets,
@@ -227,6 +228,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     sandboxAdmin: async () => (await network.connection()).sandboxAdmin(),
     chain: () => connectionNow().chain(),
     removed: (walletId): Promise<void> => funds.forgetWallet(walletId),
+    saveFile,
   });
   let latest: Connection | undefined;
   const connectionNow = (): Connection => {
@@ -239,7 +241,6 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
   });
 
   const signer = new TransactionSigner({ book, secrets, session, attempts });
-  const saveFile = config.saveFile ?? exportsFolder(config.dataDir);
   const orders = new OrdersService({
     network,
     apiKey,

@@ -333,6 +333,29 @@ export class TransactionSigner {
     return { txId: decoded.id, signedTxHex, decoded, warnings };
   }
 
+  /**
+   * The active wallet's reading of a transaction, refused unless it is what was asked for (and,
+   * with `keyHere`, unless the wallet's own key is on this computer): the warnings accepted.
+   */
+  async #checked(
+    txHex: string,
+    intent: SigningIntent,
+    profile: ExchangeProfile,
+    options: SignOptions,
+    { keyHere = false } = {},
+  ): Promise<{ wallet: WalletRecord; review: Review; warnings: string[] }> {
+    await cryptoIsReady();
+    const wallet = await this.#activeWallet();
+    if (keyHere && wallet.kind === 'watch-only') {
+      throw new AppError(
+        ErrorCode.WatchOnly,
+        'This is a watch-only wallet: its key is not on this computer. Sign deposits and withdrawals offline with the wallet that holds the key.',
+      );
+    }
+    const review = await this.#review(wallet, txHex, intent, profile, options);
+    return { wallet, review, warnings: this.#refuseUnlessClean(review, options) };
+  }
+
   /** Signs an order or a cancel with the unlocked session's operation key. */
   async signTrade(
     txHex: string,
@@ -340,10 +363,7 @@ export class TransactionSigner {
     profile: ExchangeProfile,
     options: SignOptions = {},
   ): Promise<SignedTransaction> {
-    await cryptoIsReady();
-    const wallet = await this.#activeWallet();
-    const review = await this.#review(wallet, txHex, intent, profile, options);
-    const warnings = this.#refuseUnlessClean(review, options);
+    const { review, warnings } = await this.#checked(txHex, intent, profile, options);
     // Read once for the dialog and once more here at most: a second signature reads it again.
     this.#reviewedTrades.delete(txHex);
     return this.deps.session.withOperationKey((key) => this.#sign(review, key, warnings));
@@ -361,16 +381,9 @@ export class TransactionSigner {
     password: string,
     options: SignOptions = {},
   ): Promise<SignedTransaction> {
-    await cryptoIsReady();
-    const wallet = await this.#activeWallet();
-    if (wallet.kind === 'watch-only') {
-      throw new AppError(
-        ErrorCode.WatchOnly,
-        'This is a watch-only wallet: its key is not on this computer. Sign deposits and withdrawals offline with the wallet that holds the key.',
-      );
-    }
-    const review = await this.#review(wallet, txHex, intent, profile, options);
-    const warnings = this.#refuseUnlessClean(review, options);
+    const { wallet, review, warnings } = await this.#checked(txHex, intent, profile, options, {
+      keyHere: true,
+    });
     const key = await this.deps.attempts.guard(() =>
       this.deps.secrets.openPaymentKey(wallet.id, password),
     );
@@ -395,10 +408,7 @@ export class TransactionSigner {
     file: SignedFile,
     options: SignOptions = {},
   ): Promise<SignedTransaction> {
-    await cryptoIsReady();
-    const wallet = await this.#activeWallet();
-    const review = await this.#review(wallet, txHex, intent, profile, options);
-    const warnings = this.#refuseUnlessClean(review, options);
+    const { wallet, review, warnings } = await this.#checked(txHex, intent, profile, options);
     const { decoded } = review;
     const short = (id: string) => `${id.slice(0, 10)}…${id.slice(-6)}`;
     if (file.kind === 'transaction') {

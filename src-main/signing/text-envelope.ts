@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TRANSACTION_FILE_CHARS as MAX_ENVELOPE_CHARS } from '../../src-shared/contract/operations';
 import { AppError, ErrorCode } from '../../src-shared/errors';
 import { CborError, CborReader } from './cbor';
 import {
@@ -16,12 +17,13 @@ import {
  * device on the other side can be Countersign or cardano-cli.
  */
 export const TRANSACTION_TYPE = 'Tx ConwayEra';
-/** What older cardano-cli versions write, read as well. */
-const TRANSACTION_TYPES = [TRANSACTION_TYPE, 'Witnessed Tx ConwayEra', 'Unwitnessed Tx ConwayEra'];
+/** Every type cardano-cli wrote for a transaction over the years; all are read. */
+export const TRANSACTION_TYPES: readonly string[] = [
+  TRANSACTION_TYPE,
+  'Witnessed Tx ConwayEra',
+  'Unwitnessed Tx ConwayEra',
+];
 export const WITNESS_TYPE = 'TxWitness ConwayEra';
-
-/** The largest file read as a transaction: the ledger's limit is 16 KiB, 32 KiB as hex. */
-export const MAX_ENVELOPE_CHARS = 256 * 1024;
 
 const Envelope = z.object({
   type: z.string().max(200),
@@ -55,20 +57,26 @@ const WHAT_TO_CHOOSE =
 const unusable = (why: string): AppError =>
   new AppError(ErrorCode.SignedFile, `This file cannot be used: ${why}. ${WHAT_TO_CHOOSE}`);
 
-/** Reads a text envelope; refuses anything else, in words. */
-export const readEnvelope = (text: string): z.infer<typeof Envelope> => {
-  if (text.length > MAX_ENVELOPE_CHARS) throw unusable('it is far larger than any transaction');
+/**
+ * Reads a text envelope; refuses anything else, in words: `refuse` turns the reason into the
+ * error (the side reading it knows what the trader should choose instead).
+ */
+export const readEnvelope = (
+  text: string,
+  refuse: (why: string) => AppError = unusable,
+): z.infer<typeof Envelope> => {
+  if (text.length > MAX_ENVELOPE_CHARS) throw refuse('it is far larger than any transaction');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw unusable('it is not a text envelope (JSON)');
+    throw refuse('it is not a text envelope (JSON)');
   }
   const parsed = Envelope.safeParse(json);
   if (!parsed.success)
-    throw unusable('it is JSON, but not a text envelope with “type” and “cborHex”');
+    throw refuse('it is JSON, but not a text envelope with “type” and “cborHex”');
   if (!/^([0-9a-fA-F]{2})+$/.test(parsed.data.cborHex)) {
-    throw unusable('its “cborHex” is not hex-encoded bytes');
+    throw refuse('its “cborHex” is not hex-encoded bytes');
   }
   return parsed.data;
 };

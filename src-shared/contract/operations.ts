@@ -158,6 +158,12 @@ export type OperationProgress = z.infer<typeof OperationProgress>;
 
 const operationId = z.string().uuid();
 
+/**
+ * The largest transaction file read (a cardano-cli text envelope): the ledger's 16 KiB limit is
+ * 32 KiB as hex, so this leaves room for any real one and refuses anything else early.
+ */
+export const MAX_TRANSACTION_FILE_CHARS = 256 * 1024;
+
 export const operations = {
   /** Signs and submits a prepared operation the trader confirmed. */
   confirm: operation<OperationResult>().request(
@@ -181,10 +187,7 @@ export const operations = {
   submitSigned: operation<OperationResult>().request(
     z.object({
       operationId,
-      signedFile: z
-        .string()
-        .min(1)
-        .max(256 * 1024),
+      signedFile: z.string().min(1).max(MAX_TRANSACTION_FILE_CHARS),
       acceptedWarnings: z.array(z.string().max(2000)).max(50).optional(),
     }),
   ),

@@ -12,7 +12,10 @@ import {
   rootKeyFromEntropy,
   accountKeyOf,
   paymentSigningKeyOf,
+  cryptoIsReady,
 } from '../../../../../src-main/wallet';
+import { transactionEnvelope } from '../../../../../src-main/signing';
+import { deposit, makeParties } from '../../../../fixtures/cardano/exchange-transactions';
 import { channels, type EventName } from '../../../../../src-shared/contract';
 import {
   STRONG_PASSWORD,
@@ -116,6 +119,12 @@ beforeAll(async () => {
   })) as { id: string };
   await call('session:unlock', { password: OTHER_PASSWORD });
   const { accountPublicKey } = (await call('wallet:addresses', {})) as { accountPublicKey: string };
+  // The offline computer's signing: the payment key is opened, only its signature leaves.
+  await cryptoIsReady();
+  const file = transactionEnvelope(deposit(makeParties()).txHex);
+  await call('wallet:readTransactionFile', { file });
+  await call('wallet:signTransactionFile', { file, password: 'not my password' });
+  await call('wallet:signTransactionFile', { file, password: OTHER_PASSWORD });
   await call('wallet:importWatchOnly', {
     name: 'Cold',
     accountPublicKey,
