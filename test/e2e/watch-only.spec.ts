@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { splitTransaction, transactionIdOf, witnessEnvelope } from '../../src-main/signing';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -6,10 +10,12 @@ import {
   rootKeyFromEntropy,
 } from '../../src-main/wallet/derivation';
 import { recoveryPhraseEntropy } from '../../src-main/wallet/mnemonic';
-import { ErrorCode } from '../../src-shared/errors';
+import { SigningKey } from '../../src-main/wallet/signing-key';
+import { startHarness, type Harness } from '../harness/server';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import {
+  goTo,
   PASSWORD,
   restoreWalletFromUi,
   shoot,
@@ -17,12 +23,10 @@ import {
   VECTOR_PHRASE,
 } from './wallet-steps';
 
-/** What a hardware or air-gapped wallet exports for the test-vector phrase. */
-const vectorAccountKey = async (): Promise<string> => {
+/** The test-vector wallet's account, as a hardware or air-gapped device holds it. */
+const vectorAccount = async () => {
   await cryptoIsReady();
-  return accountPublicKeyToBech32(
-    accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' ')))).toPublic(),
-  );
+  return accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' '))));
 };
 
 const addWatchOnlyFromUi = async (page: Page, name: string, accountKey: string) => {
@@ -41,62 +45,118 @@ const addWatchOnlyFromUi = async (page: Page, name: string, accountKey: string) 
   });
 };
 
-test('a watch-only wallet is told on the Funds screen why it cannot move funds and what to do; restored from its phrase, it can', async ({
+/** The app's exports folder: where the harness's save dialog writes. */
+const exportsOf = async (harness: Harness): Promise<string> =>
+  join((await harness.services.handlers.app.info(undefined)).dataDir, 'exports');
+
+test('a watch-only wallet deposits through its offline device: save the transaction, sign it there in Countersign, load the signature, see it credited', async ({
   page,
   harness,
-}) => {
-  test.setTimeout(150_000);
+  browser,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const account = await vectorAccount();
   await page.goto(harness.url);
-  await addWatchOnlyFromUi(page, 'Cold', await vectorAccountKey());
+  await addWatchOnlyFromUi(page, 'Cold', accountPublicKeyToBech32(account.toPublic()));
   await page.getByRole('button', { name: 'See your funds' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Funds' })).toBeVisible();
 
-  const why = page.getByRole('note', { name: 'Why this wallet cannot move funds here' });
-  await expect(why).toContainText('Cold is watch-only: its wallet key is not on this computer.');
-  await expect(why).toContainText('not available in this version');
-  await expect(why).toContainText('restore the wallet from its recovery phrase');
-  // Its coins still show, at the wallet's own address; nothing offers to move them.
-  await expect(page.getByRole('table', { name: 'Wallet balance' })).toContainText('ADA');
+  const note = page.getByRole('note', { name: 'Signed on your offline device' });
+  await expect(note).toContainText('Cold is watch-only: its wallet key is on another device.');
   await expect(page.getByText(VECTOR_ADDRESS)).toBeVisible();
-  await expect(page.getByRole('form', { name: 'Deposit' })).toHaveCount(0);
-  await expect(page.getByRole('form', { name: 'Withdraw' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /deposit|withdraw/i })).toHaveCount(0);
+  const form = page.getByRole('form', { name: 'Deposit' });
+  await form.getByRole('textbox', { name: 'ADA' }).fill('25');
   await shoot(page, 'funds-watch-only');
   expect(await seriousViolations(page, 'watch-only funds')).toEqual([]);
+  await form.getByRole('button', { name: 'Review deposit' }).click();
 
-  // Main says the same to anything that asks anyway, before the exchange builds anything.
-  const refused = await harness.services.dispatch('funds:prepareDeposit', {
-    amounts: [{ unit: 'lovelace', amount: '10' }],
-  });
-  expect(refused.ok ? null : refused.error.code).toBe(ErrorCode.WatchOnly);
+  const dialog = page.getByRole('dialog', { name: 'Confirm your deposit' });
+  await expect(dialog.getByTestId('intent-check')).toContainText('Matches what you asked');
+  await expect(dialog).toContainText('Your wallet key (on your offline device)');
+  await expect(dialog.getByLabel('Spending password')).toHaveCount(0);
+  const steps = dialog.getByRole('region', { name: 'Sign it on your offline device' });
+  const send = dialog.getByRole('button', { name: 'Check signature and deposit' });
+  await expect(send).toBeDisabled();
+  await steps.getByRole('button', { name: 'Save transaction…' }).click();
+  await expect(steps.getByRole('status')).toContainText(/Saved as countersign-deposit-/);
+  await steps.scrollIntoViewIfNeeded();
+  await shoot(page, 'offline-signing-saved');
+  expect(await seriousViolations(page, 'offline signing dialog')).toEqual([]);
 
-  // What the note says to do: remove the watch-only copy, then restore it from its phrase.
-  await why.getByRole('button', { name: 'Open wallet settings' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeAttached();
-  // Straight to the wallets, below the network and exchange panels.
-  await expect(page.getByRole('region', { name: 'Wallets' })).toBeInViewport();
-  const cold = page
-    .getByRole('list', { name: 'Your wallets' })
-    .getByRole('listitem', { name: 'Cold' });
-  await cold.getByRole('button', { name: 'Remove Cold' }).click();
-  await cold.getByLabel('Type “Cold” to confirm').fill('Cold');
-  await cold.getByLabel('Spending password').fill(PASSWORD);
-  await shoot(page, 'settings-remove-watch-only');
-  await cold.getByRole('button', { name: 'Remove Cold from this computer' }).click();
-  // It was the only wallet: the app opens on the welcome screen again.
-  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Countersign' })).toBeVisible(
-    { timeout: 15_000 },
+  const folder = await exportsOf(harness);
+  const [saved] = (await readdir(folder)).filter((f) => f.endsWith('.unsigned.json'));
+  const unsignedFile = join(folder, saved ?? '');
+  const unsigned = JSON.parse(await readFile(unsignedFile, 'utf8')) as {
+    type: string;
+    cborHex: string;
+  };
+  expect(unsigned.type).toBe('Tx ConwayEra');
+
+  // The offline computer: Countersign with the wallet restored from its recovery phrase.
+  const offlineDir = await mkdtemp(join(tmpdir(), 'countersign-offline-'));
+  const offline = await startHarness({ dataDir: offlineDir });
+  const goodFile = testInfo.outputPath('cold.witness.json');
+  try {
+    const there = await browser.newPage({ viewport: page.viewportSize() });
+    await there.goto(offline.url);
+    await restoreWalletFromUi(there, { name: 'Cold', words: VECTOR_PHRASE });
+    await there.getByRole('button', { name: 'See your funds' }).click();
+    await goTo(there, 'Settings');
+    const signing = there.getByRole('region', { name: 'Sign a transaction file' });
+    await signing.scrollIntoViewIfNeeded();
+    await signing.getByLabel('Transaction file').setInputFiles(unsignedFile);
+    // What it does, as far as a computer without the chain can tell: 25 ADA leave to an address
+    // that is not the wallet's (this computer does not know the exchange's), the rest comes back.
+    const goes = signing.getByRole('region', { name: 'Where it goes' });
+    await expect(goes.getByRole('row', { name: /Not yours .* 25 ADA/ })).toHaveCount(1);
+    await expect(goes.getByRole('row', { name: /Your wallet/ })).toHaveCount(1);
+    await expect(signing).toContainText(/Leaves to addresses not yours\s*25 ADA/);
+    await expect(signing.getByRole('alert')).toHaveCount(0);
+    await signing.getByLabel('Spending password').fill(PASSWORD);
+    await shoot(there, 'offline-computer-sign-file');
+    expect(await seriousViolations(there, 'sign a transaction file')).toEqual([]);
+    await signing.getByRole('button', { name: 'Sign and save signature…' }).click();
+    await expect(signing.getByRole('status')).toContainText(/Signature saved as countersign-/);
+    await shoot(there, 'offline-computer-signed');
+    const offlineFolder = await exportsOf(offline);
+    const [witness] = (await readdir(offlineFolder)).filter((f) => f.endsWith('.witness.json'));
+    await writeFile(goodFile, await readFile(join(offlineFolder, witness ?? ''), 'utf8'));
+    await there.close();
+  } finally {
+    await offline.close();
+    await rm(offlineDir, { recursive: true, force: true });
+  }
+
+  // Another key's signature of the same transaction, for the refusal below.
+  const stranger = new SigningKey(Buffer.alloc(64, 3));
+  const wrongFile = testInfo.outputPath('other-key.witness.json');
+  await writeFile(
+    wrongFile,
+    witnessEnvelope({
+      vkey: stranger.publicKey,
+      signature: stranger.sign(
+        Buffer.from(transactionIdOf(splitTransaction(unsigned.cborHex).body), 'hex'),
+      ),
+    }),
   );
 
-  await restoreWalletFromUi(page, { name: 'Hot', words: VECTOR_PHRASE });
-  await page.getByRole('button', { name: 'See your funds' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Funds' })).toBeVisible();
-  await expect(page.getByText(VECTOR_ADDRESS)).toBeVisible();
-  await expect(
-    page.getByRole('note', { name: 'Why this wallet cannot move funds here' }),
-  ).toHaveCount(0);
-  await expect(
-    page.getByRole('form', { name: 'Deposit' }).getByRole('button', { name: 'Review deposit' }),
-  ).toBeVisible();
-  await shoot(page, 'funds-restored-from-watch-only');
+  // A file signed with another key: said under the field, and another can be chosen.
+  const input = steps.getByLabel(/Load the signed file/);
+  await input.setInputFiles(wrongFile);
+  await send.click();
+  await expect(steps.getByRole('alert')).toContainText('is not signed by the key of “Cold”');
+  // Brought into sight in the scrolling dialog: the answer to the click is not below the fold.
+  await expect(steps.getByRole('alert')).toBeInViewport();
+  await shoot(page, 'offline-signing-wrong-file');
+
+  await input.setInputFiles(goodFile);
+  await expect(steps).toContainText('cold.witness.json is ready');
+  await shoot(page, 'offline-signing-loaded');
+  await send.click();
+  await expect(dialog).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByText('Deposit submitted').first()).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Exchange balances' })).toContainText('25', {
+    timeout: 30_000,
+  });
+  await shoot(page, 'funds-watch-only-deposited');
 });
