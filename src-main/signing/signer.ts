@@ -102,7 +102,10 @@ interface ReadTrade {
   signedOwnVersion: number;
 }
 
-/** As many as the operations service keeps waiting for the trader's answer. */
+/**
+ * Orders and cancels whose reading is kept for their signature: the app signs one soon after the
+ * dialog (or without it); an older one is simply read again.
+ */
 const REVIEWED_TRADES_KEPT = 20;
 
 export class TransactionSigner {

@@ -97,6 +97,12 @@ const unjournaled = (error: unknown, outcome: string): AppError => {
 const NOTHING_SIGNED =
   'Countersign stopped before this was signed, so there is nothing of it to send. Check your open orders, and place it again if it is not there.';
 
+/**
+ * How many prepared operations wait for the trader's answer at most. The app shows one dialog at
+ * a time, so only abandoned ones or a burst from a script come near it.
+ */
+const MAX_WAITING = 100;
+
 /** The exchange's answer to a transaction it already has. */
 const ALREADY_SUBMITTED = 4302;
 
@@ -278,8 +284,19 @@ export class OperationsService {
     recorded?: Prepared['recorded'],
   ): PreparedOperation {
     const prepared: Prepared = { ...built, id: operation.id, recorded };
-    // Only the newest few wait; an abandoned dialog does not keep transactions forever.
-    if (this.#prepared.size >= 20) {
+    // An abandoned dialog (a window reloaded while it was open) does not keep its transaction
+    // forever: what has expired goes first, and past MAX_WAITING the oldest. Never one just
+    // prepared and about to be confirmed, as a fixed handful would in a burst of operations.
+    const now = this.#now();
+    for (const waiting of [...this.#prepared.values()]) {
+      if (
+        waiting.expiresAt !== null &&
+        waiting.expiresAt <= now &&
+        !this.#confirming.has(waiting.id)
+      )
+        this.#forget(waiting);
+    }
+    if (this.#prepared.size >= MAX_WAITING) {
       const oldest = this.#prepared.values().next().value;
       // One being confirmed keeps its entry: its own confirmation decides what becomes of it.
       if (oldest && this.#confirming.has(oldest.id)) this.#prepared.delete(oldest.id);
@@ -452,6 +469,10 @@ export class OperationsService {
         'This wallet is watch-only: the key that moves its funds is not on this computer. Save the transaction, sign it on the device that holds the key, and load the signed file here.',
       );
     }
+    // Sending needs the session's API key: a session that locked while the trader was at the
+    // offline computer (the idle timer) is unlocked first, with the operation still waiting,
+    // rather than signed and then stopped before it leaves.
+    if (signedFile) this.deps.apiKey();
     if (funds && !prepared.offline && !request.password) {
       throw new AppError(
         ErrorCode.WrongPassword,
