@@ -5,13 +5,14 @@ import { FakeMain, mainError } from '../testing/fake-main';
 import { OPERATION_ID, operationResult, preparedDeposit, preparedOrder } from '../testing/prepared';
 import { OperationRunner, visibleIndexOf } from './runner.svelte';
 
-const setup = (skip = false) => {
+const setup = (skip = false, requestUnlock?: () => Promise<boolean>) => {
   const main = new FakeMain();
   const notices = new Notices();
   const runner = new OperationRunner({
     api: main.api,
     notices,
     skipOrderConfirmation: () => skip,
+    ...(requestUnlock ? { requestUnlock } : {}),
   });
   return { main, notices, runner };
 };
@@ -62,6 +63,52 @@ describe('OperationRunner', () => {
     runner.confirm('right', []);
     expect(await outcome).not.toBeNull();
     expect(tries).toBe(2);
+  });
+
+  it('asks to unlock a session that locked while the dialog was open, then goes on with what was confirmed', async () => {
+    let unlocked = false;
+    const requestUnlock = vi.fn(async () => (unlocked = true));
+    const { main, runner } = setup(false, requestUnlock);
+    const prepared = preparedDeposit({ offline: true, needsPassword: false });
+    main.handle('operations:submitSigned', () => {
+      if (!unlocked) throw mainError(ErrorCode.Locked, 'The trading session is locked.');
+      return operationResult(prepared);
+    });
+    const outcome = runner.run(async () => ({ ok: true, value: prepared }));
+    await until(() => runner.dialog?.phase === 'review');
+    runner.submitSigned('{"signed":1}', []);
+    expect(await outcome).toMatchObject({ operationId: OPERATION_ID });
+    expect(requestUnlock).toHaveBeenCalledOnce();
+    // The same file, sent again once unlocked: the trader did not have to choose it again.
+    expect(main.callsTo('operations:submitSigned')).toEqual([
+      { operationId: OPERATION_ID, signedFile: '{"signed":1}' },
+      { operationId: OPERATION_ID, signedFile: '{"signed":1}' },
+    ]);
+  });
+
+  it('keeps the operation waiting, and says why, when the trader does not unlock', async () => {
+    const { main, runner } = setup(false, async () => false);
+    main.handle('operations:submitSigned', () => {
+      throw mainError(
+        ErrorCode.Locked,
+        'The trading session is locked. Unlock it, then try again.',
+      );
+    });
+    const outcome = runner.run(async () => ({
+      ok: true,
+      value: preparedDeposit({ offline: true, needsPassword: false }),
+    }));
+    await until(() => runner.dialog?.phase === 'review');
+    runner.submitSigned('{"signed":1}', []);
+    await until(() => runner.dialog?.fileError !== null);
+    expect(runner.dialog).toMatchObject({
+      phase: 'review',
+      fileError: 'The trading session is locked. Unlock it, then try again.',
+    });
+    expect(main.callsTo('operations:discard')).toEqual([]);
+    main.handle('operations:discard', () => null);
+    runner.cancel();
+    expect(await outcome).toBeNull();
   });
 
   it('discards what the trader cancels: nothing is signed', async () => {

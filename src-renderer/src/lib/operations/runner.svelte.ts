@@ -96,6 +96,11 @@ export interface RunnerDeps {
   notices: Notices;
   /** The trader's setting: orders may skip the dialog (never the check). */
   skipOrderConfirmation: () => boolean;
+  /**
+   * Asks the trader to unlock (the unlock dialog), for a signed file loaded after the session
+   * locked: true once unlocked. Without it, the dialog says to unlock.
+   */
+  requestUnlock?: () => Promise<boolean>;
 }
 
 /**
@@ -259,9 +264,12 @@ export class OperationRunner {
   ): Promise<Serialized<OperationResult> | null> {
     let prepared = first;
     this.dialog = reviewOf(prepared);
+    /** A decision to carry out again, once the trader has unlocked. */
+    let again: Decision | null = null;
     try {
       for (;;) {
-        const decision = await this.waitForDecision();
+        const decision: Decision = again ?? (await this.waitForDecision());
+        again = null;
         if (decision.kind === 'cancel') {
           if (this.dialog?.phase !== 'failed') {
             await this.deps.api.operations.discard({ operationId: prepared.operationId });
@@ -305,6 +313,17 @@ export class OperationRunner {
         }
         if (code === ErrorCode.SignedFile) {
           this.dialog = { ...this.dialog, phase: 'review', fileError: message };
+          continue;
+        }
+        if (code === ErrorCode.Locked && decision.kind === 'submit-signed') {
+          // Locked while the trader was at the offline computer (nothing was sent, the operation
+          // still waits): unlock, then send the same file.
+          this.dialog = { ...this.dialog, phase: 'review' };
+          if (await this.deps.requestUnlock?.()) {
+            again = decision;
+            continue;
+          }
+          this.dialog = { ...this.dialog, fileError: message };
           continue;
         }
         this.dialog = { ...this.dialog, phase: 'failed', error: message };

@@ -135,13 +135,26 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     expect(again.code).toBe(ErrorCode.NotFound);
   });
 
-  it('withdrawal: the same way back, the payout reaching the wallet on L1', async () => {
+  it('withdrawal: the same way back, the payout reaching the wallet on L1, even after the session locked meanwhile', async () => {
     const before = await call<Serialized<FundsOverview>>('funds:overview');
     const prepared = await call<Serialized<PreparedOperation>>('funds:prepareWithdrawal', {
       amounts: [{ unit: 'lovelace', amount: '5' }],
     });
     expect(prepared).toMatchObject({ offline: true, needsPassword: false });
     const file = await exported(prepared.operationId);
+
+    // The session locks while the trader is at the offline computer: the signature is taken
+    // only once it is unlocked, and nothing is signed or journaled before.
+    await call('session:lock');
+    const locked = await world.refused('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file),
+    });
+    expect(locked.code).toBe(ErrorCode.Locked);
+    expect(stepsOf(prepared.operationId)).not.toContain('signing');
+    expect(await call('operations:pending')).toEqual([]);
+    await call('session:unlock', { password: STRONG_PASSWORD });
+
     const result = await call<Serialized<OperationResult>>('operations:submitSigned', {
       operationId: prepared.operationId,
       signedFile: signedOffline(file),
