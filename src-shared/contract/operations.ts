@@ -110,6 +110,8 @@ export const PreparedOperation = z.object({
    * offline device, and its signed file loaded back (`exportUnsigned`, `submitSigned`).
    */
   offline: z.boolean(),
+  /** An offline one already saved to be signed: the trader may close the dialog and come back. */
+  saved: z.boolean(),
   needsPassword: z.boolean(),
   summary: TransactionSummary,
   check: IntentCheck,
@@ -191,6 +193,11 @@ export const operations = {
       acceptedWarnings: z.array(z.string().max(2000)).max(50).optional(),
     }),
   ),
+  /**
+   * The watch-only wallet's deposits and withdrawals saved for the offline device and waiting for
+   * their signature (the dialog may have been closed meanwhile), oldest first.
+   */
+  awaitingSignature: operation<PreparedOperation[]>().request(z.undefined()),
   discard: operation<null>().request(z.object({ operationId })),
   /** Signed operations left from an earlier run, with what the exchange says about each. */
   pending: operation<PendingOperation[]>().request(z.undefined()),

@@ -83,6 +83,16 @@ test('a watch-only wallet deposits through its offline device: save the transact
   await shoot(page, 'offline-signing-saved');
   expect(await seriousViolations(page, 'offline signing dialog')).toEqual([]);
 
+  // The trader closes the dialog while away: the deposit waits in Funds, and the app is usable.
+  await dialog.getByRole('button', { name: 'Keep for later' }).click();
+  await expect(dialog).toHaveCount(0);
+  const waiting = page.getByRole('list', {
+    name: 'Deposits and withdrawals waiting for a signature',
+  });
+  await expect(waiting.getByRole('listitem')).toHaveCount(1);
+  await expect(waiting).toContainText('Deposit 25 ADA');
+  await shoot(page, 'funds-waiting-for-signature');
+
   const folder = await exportsOf(harness);
   const [saved] = (await readdir(folder)).filter((f) => f.endsWith('.unsigned.json'));
   const unsignedFile = join(folder, saved ?? '');
@@ -140,6 +150,11 @@ test('a watch-only wallet deposits through its offline device: save the transact
     }),
   );
 
+  // Back with the signature: the same dialog, the transaction read again, saved earlier.
+  await waiting.getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }).click();
+  await expect(dialog.getByTestId('intent-check')).toContainText('Matches what you asked');
+  await expect(steps).toContainText('It was saved earlier');
+
   // A file signed with another key: said under the field, and another can be chosen.
   const input = steps.getByLabel(/Load the signed file/);
   await input.setInputFiles(wrongFile);
@@ -158,5 +173,6 @@ test('a watch-only wallet deposits through its offline device: save the transact
   await expect(page.getByRole('table', { name: 'Exchange balances' })).toContainText('25', {
     timeout: 30_000,
   });
+  await expect(waiting).toHaveCount(0);
   await shoot(page, 'funds-watch-only-deposited');
 });

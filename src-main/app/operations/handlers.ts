@@ -5,6 +5,7 @@ export const operationsHandlers = (operations: OperationsService): Handlers['ope
   confirm: (request) => operations.confirm(request),
   exportUnsigned: ({ operationId }) => operations.exportUnsigned(operationId),
   submitSigned: (request) => operations.submitSigned(request),
+  awaitingSignature: async () => operations.awaitingSignature(),
   discard: async ({ operationId }) => operations.discard(operationId),
   pending: () => operations.pending(),
   resolve: (request) => operations.resolve(request),

@@ -77,6 +77,8 @@ interface Prepared extends Built {
    * signer reads it): resolves once it is on the disk, or rejects with why it could not be.
    */
   recorded?: { entry: JournalEntry; written: Promise<void> } | undefined;
+  /** A watch-only wallet's fund movement saved to be signed on its offline device. */
+  exported?: boolean;
 }
 
 /**
@@ -304,18 +306,35 @@ export class OperationsService {
     }
     this.#prepared.set(prepared.id, prepared);
     this.progress(prepared, 'awaiting-confirmation');
-    const funds = built.kind === 'deposit' || built.kind === 'withdrawal';
+    return this.#shown(prepared);
+  }
+
+  /** A prepared operation as the confirmation dialog shows it. */
+  #shown(prepared: Prepared): PreparedOperation {
+    const funds = prepared.kind === 'deposit' || prepared.kind === 'withdrawal';
     return {
       operationId: prepared.id,
-      kind: built.kind,
-      title: built.title,
+      kind: prepared.kind,
+      title: prepared.title,
       signer: funds ? 'wallet-key' : 'operation-key',
-      offline: built.offline,
-      needsPassword: funds && !built.offline,
-      summary: built.summary,
-      check: checkOf(built.report),
-      expiresAt: built.expiresAt === null ? null : new Date(built.expiresAt).toISOString(),
+      offline: prepared.offline,
+      saved: prepared.exported === true,
+      needsPassword: funds && !prepared.offline,
+      summary: prepared.summary,
+      check: checkOf(prepared.report),
+      expiresAt: prepared.expiresAt === null ? null : new Date(prepared.expiresAt).toISOString(),
     };
+  }
+
+  /**
+   * A watch-only wallet's deposits and withdrawals saved for the offline device and not sent yet,
+   * still valid, oldest first: the trader may close the dialog meanwhile and come back to each.
+   */
+  awaitingSignature(): PreparedOperation[] {
+    const now = this.#now();
+    return [...this.#prepared.values()]
+      .filter((p) => p.exported && (p.expiresAt === null || p.expiresAt > now))
+      .map((p) => this.#shown(p));
   }
 
   discard(operationId: string): null {
@@ -359,11 +378,13 @@ export class OperationsService {
       );
     }
     const txId = transactionIdOf(splitTransaction(prepared.txHex).body);
-    return this.deps.saveFile(
+    const saved = await this.deps.saveFile(
       `countersign-${prepared.kind}-${txId.slice(0, 8)}.unsigned.json`,
       transactionEnvelope(prepared.txHex),
       'transaction',
     );
+    if (saved) prepared.exported = true;
+    return saved;
   }
 
   /**

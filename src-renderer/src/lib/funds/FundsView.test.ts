@@ -258,4 +258,52 @@ describe('Funds', () => {
     await fireEvent.click(within(form).getByRole('button', { name: 'Review deposit' }));
     await waitFor(() => expect(run).toHaveBeenCalledOnce());
   });
+
+  it('lists what waits for its signature, and opens it again to load the signed file', async () => {
+    const waiting = preparedDeposit({
+      offline: true,
+      needsPassword: false,
+      saved: true,
+      title: 'Deposit 25 ADA',
+      expiresAt: '2025-01-01T15:00:00Z',
+    });
+    let listed = [waiting];
+    const main = fakeMain({
+      'funds:overview': () => overview(),
+      'wallet:balance': () => walletBalance,
+      'operations:awaitingSignature': () => listed,
+      'session:status': () => ({ state: 'unlocked', walletName: 'Cold', walletKind: 'watch-only' }),
+    });
+    const app = await frameOver(main);
+    let opened: unknown = null;
+    const run = vi.fn<RunOperation>(async (prepare) => {
+      opened = await prepare();
+      return null;
+    });
+    render(WithApp, { props: { app, run, component: FundsView, props: {} } });
+    const list = await screen.findByRole('list', {
+      name: 'Deposits and withdrawals waiting for a signature',
+    });
+    expect(list.textContent).toContain('Deposit 25 ADA');
+    await fireEvent.click(
+      within(list).getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }),
+    );
+    await waitFor(() => expect(run).toHaveBeenCalledOnce());
+    // The dialog gets the operation as main holds it now.
+    expect(opened).toEqual({ ok: true, value: waiting });
+
+    // Sent or expired meanwhile: said in words, no dialog.
+    listed = [];
+    await fireEvent.click(
+      within(list).getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }),
+    );
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(2));
+    expect(opened).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.NotFound, message: expect.stringContaining('no longer waiting') },
+    });
+    await waitFor(() =>
+      expect(screen.queryByRole('list', { name: /waiting for a signature/ })).toBeNull(),
+    );
+  });
 });

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { Api, FundsRules, WalletBalance } from '../../../../src-shared/contract';
 import { FundsOverview } from '../../../../src-shared/contract/funds';
+import { PreparedOperation } from '../../../../src-shared/contract/operations';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { ApiError, messageOf, unwrap } from '../api';
 
@@ -28,9 +30,12 @@ export class FundsState {
   wallet = $state<WalletBalance | null>(null);
   walletProblem = $state<LoadProblem | null>(null);
   rules = $state<FundsRules | null>(null);
+  /** A watch-only wallet's deposits and withdrawals saved for its offline device, not sent yet. */
+  awaiting = $state<PreparedOperation[]>([]);
   loading = $state(true);
 
   private readonly stop: () => void;
+  private readonly stopProgress: () => void;
 
   constructor(private readonly api: Api) {
     this.stop = api.on('funds:changed', (payload) => {
@@ -45,11 +50,18 @@ export class FundsState {
         if (landed) void this.loadWallet();
       }
     });
+    // Saved, sent or discarded: the list of those waiting for a signature follows.
+    this.stopProgress = api.on('operations:progress', () => void this.loadAwaiting());
   }
 
   async load(): Promise<void> {
     this.loading = true;
-    await Promise.all([this.loadOverview(), this.loadWallet(), this.loadRules()]);
+    await Promise.all([
+      this.loadOverview(),
+      this.loadWallet(),
+      this.loadRules(),
+      this.loadAwaiting(),
+    ]);
     this.loading = false;
   }
 
@@ -82,7 +94,15 @@ export class FundsState {
     }
   }
 
+  async loadAwaiting(): Promise<void> {
+    const answer = await this.api.operations.awaitingSignature();
+    const parsed = answer.ok ? z.array(PreparedOperation).safeParse(answer.value) : null;
+    // Not readable: the list stays as it was (each entry is still reachable from its toast).
+    if (parsed?.success) this.awaiting = parsed.data;
+  }
+
   dispose(): void {
     this.stop();
+    this.stopProgress();
   }
 }

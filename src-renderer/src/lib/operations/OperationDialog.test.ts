@@ -210,4 +210,29 @@ describe('the confirmation dialog', () => {
     ]);
     expect(main.callsTo('operations:confirm')).toEqual([]);
   });
+
+  it('once saved, can be kept for later: the dialog closes and nothing is discarded', async () => {
+    const prepared = preparedDeposit({ offline: true, needsPassword: false });
+    const { dialog, main, outcome } = await open(prepared);
+    main.handle('operations:exportUnsigned', () => ({ fileName: 'tx.unsigned.json' }));
+    const view = within(dialog);
+    // Not before it is saved: there would be nothing to sign it from.
+    expect(view.queryByRole('button', { name: 'Keep for later' })).toBeNull();
+    await fireEvent.click(view.getByRole('button', { name: 'Save transaction…' }));
+    await fireEvent.click(await view.findByRole('button', { name: 'Keep for later' }));
+    expect(await outcome).toBeNull();
+    expect(main.callsTo('operations:discard')).toEqual([]);
+  });
+
+  it('opened again for one saved earlier, says so and offers to keep it for later at once', async () => {
+    const { dialog } = await open(
+      preparedDeposit({ offline: true, needsPassword: false, saved: true }),
+    );
+    const view = within(dialog);
+    expect(
+      view.getByRole('region', { name: 'Sign it on your offline device' }).textContent,
+    ).toContain('It was saved earlier');
+    expect(view.getByRole('button', { name: 'Keep for later' })).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Discard' })).toBeTruthy();
+  });
 });

@@ -60,6 +60,7 @@ type Decision =
   | { kind: 'confirm'; password?: string; acceptedWarnings: string[] }
   | { kind: 'submit-signed'; signedFile: string; acceptedWarnings: string[] }
   | { kind: 'cancel' }
+  | { kind: 'keep' }
   | { kind: 'rebuild' };
 
 const ORDER_KINDS: readonly OperationKind[] = ['place-order', 'cancel-order'];
@@ -192,6 +193,14 @@ export class OperationRunner {
     this.decide?.({ kind: 'cancel' });
   }
 
+  /**
+   * Closes the dialog of a watch-only wallet's operation saved for its offline device without
+   * discarding it: it waits in Funds for its signed file.
+   */
+  keepForLater(): void {
+    this.decide?.({ kind: 'keep' });
+  }
+
   rebuild(): void {
     this.decide?.({ kind: 'rebuild' });
   }
@@ -275,6 +284,13 @@ export class OperationRunner {
             await this.deps.api.operations.discard({ operationId: prepared.operationId });
             this.deps.notices.info('Cancelled: nothing was signed', prepared.title);
           }
+          return null;
+        }
+        if (decision.kind === 'keep') {
+          this.deps.notices.info(
+            'Waiting for its signature',
+            `${prepared.title}: once it is signed, load the signed file from Funds › Waiting for a signature.`,
+          );
           return null;
         }
         if (decision.kind === 'rebuild') {

@@ -10,6 +10,7 @@ export const preparedDeposit = (over: Partial<PreparedOperation> = {}): Prepared
   title: 'Deposit 25 ADA',
   signer: 'wallet-key',
   offline: false,
+  saved: false,
   needsPassword: true,
   summary: {
     txId: TX_ID,

@@ -99,8 +99,12 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     expect(here.code).toBe(ErrorCode.WatchOnly);
     expect(here.message).toMatch(/Save the transaction, sign it on the device that holds the key/);
 
+    // Nothing waits for a signature before the transaction is saved for the offline device.
+    expect(await call('operations:awaitingSignature')).toEqual([]);
     const file = await exported(prepared.operationId);
     expect(JSON.parse(file)).toMatchObject({ type: 'Tx ConwayEra', cborHex: expect.any(String) });
+    // Saved, it waits for its signature (the dialog may be closed meanwhile).
+    expect(await call('operations:awaitingSignature')).toEqual([{ ...prepared, saved: true }]);
     // Only the saved file leaves; nothing of it is in the exports folder but the transaction.
     expect(await readdir(join(world.dataDir, 'exports'))).toHaveLength(1);
 
@@ -118,6 +122,7 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     });
     expect(result.txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(result.txHash).toBe(prepared.summary.txId);
+    expect(await call('operations:awaitingSignature')).toEqual([]);
     expect(stepsOf(prepared.operationId)).toEqual(
       expect.arrayContaining(['signing', 'journaled', 'submitting', 'done']),
     );
