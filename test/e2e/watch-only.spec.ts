@@ -170,9 +170,16 @@ test('a watch-only wallet deposits through its offline device: save the transact
   await send.click();
   await expect(dialog).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByText('Deposit submitted').first()).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Exchange balances' })).toContainText('25', {
-    timeout: 30_000,
-  });
+  // On its way, then credited: 25 ADA free on the exchange, and said so.
+  const freeAda = page
+    .getByRole('table', { name: 'Exchange balances' })
+    .getByRole('row', { name: /^ADA/ })
+    .getByRole('cell')
+    .first();
+  await expect(freeAda).toHaveText('25', { timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
+    'Deposit credited',
+  );
   await expect(waiting).toHaveCount(0);
   await shoot(page, 'funds-watch-only-deposited');
 });
