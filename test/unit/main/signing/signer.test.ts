@@ -30,6 +30,7 @@ import {
   withdrawal,
   type Honest,
   type Parties,
+  walletVote,
 } from '../../../fixtures/cardano/exchange-transactions';
 import { verifyEd25519 } from '../../../fixtures/cardano/verify-ed25519';
 import {
@@ -637,27 +638,7 @@ const TAMPERED: Case[] = [
   [
     'a governance vote',
     'order',
-    tamper(
-      'order',
-      (b, p) =>
-        void (b.votingProcedures = [
-          {
-            voter: {
-              __typename: Cardano.VoterType.dRepKeyHash,
-              credential: {
-                type: Cardano.CredentialType.KeyHash,
-                hash: p.user.stakeKeyHash as never,
-              },
-            },
-            votes: [
-              {
-                actionId: { id: Cardano.TransactionId(txHash(7)), actionIndex: 0 },
-                votingProcedure: { vote: Cardano.Vote.yes, anchor: null },
-              },
-            ],
-          },
-        ]),
-    ),
+    tamper('order', (b, p) => void (b.votingProcedures = walletVote(p))),
     /governance vote/,
   ],
   [

@@ -18,6 +18,7 @@ import {
   onRealNetwork,
   withdrawal,
   type Parties,
+  walletVote,
 } from '../../../../fixtures/cardano/exchange-transactions';
 import {
   STRONG_PASSWORD,
@@ -233,26 +234,7 @@ const REFUSED: Array<[string, () => string, RegExp]> = [
   ],
   [
     'a governance vote',
-    () =>
-      mutate(deposit(p).txHex, (b) => {
-        b.votingProcedures = [
-          {
-            voter: {
-              __typename: Cardano.VoterType.dRepKeyHash,
-              credential: {
-                type: Cardano.CredentialType.KeyHash,
-                hash: p.user.stakeKeyHash as never,
-              },
-            },
-            votes: [
-              {
-                actionId: { id: Cardano.TransactionId('07'.repeat(32)), actionIndex: 0 },
-                votingProcedure: { vote: Cardano.Vote.yes, anchor: null },
-              },
-            ],
-          },
-        ];
-      }),
+    () => mutate(deposit(p).txHex, (b) => void (b.votingProcedures = walletVote(p))),
     /^It casts governance votes/,
   ],
   [
