@@ -15,9 +15,7 @@ import type { Logger } from '../../log';
 import { diskProblem } from '../../store/disk-problem';
 import {
   readSignedFile,
-  splitTransaction,
   transactionEnvelope,
-  transactionIdOf,
   type CancelOrderIntent,
   type DepositIntent,
   type ExchangeProfile,
@@ -377,9 +375,8 @@ export class OperationsService {
         'This transaction is not what you asked for, so Countersign will not hand it out to be signed. Discard it.',
       );
     }
-    const txId = transactionIdOf(splitTransaction(prepared.txHex).body);
     const saved = await this.deps.saveFile(
-      `countersign-${prepared.kind}-${txId.slice(0, 8)}.unsigned.json`,
+      `countersign-${prepared.kind}-${prepared.summary.txId.slice(0, 8)}.unsigned.json`,
       transactionEnvelope(prepared.txHex),
       'transaction',
     );
