@@ -30,6 +30,8 @@ import { marketHandlers } from './market/handlers';
 import { MarketService } from './market/service';
 import { NetworkService, type Connection } from './network/service';
 import { inUnits, marketOf } from './network/rules';
+import { offlineHandlers } from './offline/handlers';
+import { OfflineSigningService } from './offline/service';
 import { operationsHandlers } from './operations/handlers';
 import { OperationsService } from './operations/service';
 import { AccountFeed } from './orders/account-feed';
@@ -228,8 +230,8 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     sandboxAdmin: async () => (await network.connection()).sandboxAdmin(),
     chain: () => connectionNow().chain(),
     removed: (walletId): Promise<void> => funds.forgetWallet(walletId),
-    saveFile,
   });
+  const offline = new OfflineSigningService({ book, secrets, attempts, saveFile });
   let latest: Connection | undefined;
   const connectionNow = (): Connection => {
     if (!latest || latest.closed) throw new Error('no connection yet');
@@ -363,6 +365,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     app: aboutHandlers(appInfo),
     session: sessionHandlers(session),
     wallet: walletHandlers(wallet),
+    offline: offlineHandlers(offline),
     settings: settingsHandlers(settings),
     market: marketHandlers(market),
     trading: tradingHandlers(trading),

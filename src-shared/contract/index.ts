@@ -11,6 +11,7 @@ import { app } from './app';
 import { session, sessionEvents } from './session';
 import { wallet } from './wallet';
 import { operations, operationEvents } from './operations';
+import { offline } from './offline';
 import { trading } from './trading';
 import { funds, fundsEvents } from './funds';
 import { orders, orderEvents } from './orders';
@@ -35,6 +36,7 @@ export const contract = {
   funds,
   orders,
   operations,
+  offline,
   updates,
 } as const satisfies ContractShape;
 

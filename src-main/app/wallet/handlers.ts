@@ -15,6 +15,4 @@ export const walletHandlers = (wallet: WalletService): Handlers['wallet'] => ({
   addresses: (request) => wallet.addresses(request),
   joinExchange: (request) => wallet.joinExchange(request),
   balance: (request) => wallet.balance(request),
-  readTransactionFile: (request) => wallet.readTransactionFile(request),
-  signTransactionFile: (request) => wallet.signTransactionFile(request),
 });

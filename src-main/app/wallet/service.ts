@@ -6,7 +6,6 @@ import type {
   WalletList,
   WalletSummary,
 } from '../../../src-shared/contract';
-import type { TransactionFileReading } from '../../../src-shared/contract/wallet';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
 import { assetInfo, LOVELACE } from '../../../src-shared/assets';
@@ -37,10 +36,7 @@ import {
   type WalletSecrets,
 } from '../../wallet';
 import type { SandboxAdmin } from '../../exchange';
-import { witnessEnvelope } from '../../signing';
-import type { SaveFile } from '../files';
 import type { SessionService } from '../session/service';
-import { readTransactionFile, refusalOf, witnessFileName } from './offline-signing';
 
 /**
  * The trader's wallets behind the `wallet:*` operations: create (24 words shown once, confirmed by
@@ -63,8 +59,6 @@ export interface WalletServiceDeps {
   now?: () => number;
   /** What else this machine keeps of a wallet, forgotten once it is removed (its funds on their way). */
   removed?: (walletId: string) => Promise<void>;
-  /** Saves a file where the trader chooses: the signature made on the offline computer. */
-  saveFile: SaveFile;
 }
 
 interface PendingCreation {
@@ -525,51 +519,6 @@ export class WalletService {
       );
     }
     return wallet;
-  }
-
-  /** The active wallet's reading of a transaction file, on the computer that holds its key. */
-  async #readFile(file: string) {
-    await cryptoIsReady();
-    const wallet = await this.#wallet(undefined);
-    if (wallet.kind === 'watch-only') {
-      throw new AppError(
-        ErrorCode.WatchOnly,
-        `“${wallet.name}” is watch-only: its key is not on this computer either. Sign on the offline computer where the wallet was restored from its recovery phrase, or switch to that wallet here.`,
-      );
-    }
-    return { wallet, ...readTransactionFile(file, wallet) };
-  }
-
-  /** What a transaction file saved by the online Countersign does, and whether it is signed here. */
-  async readTransactionFile(request: { file: string }): Promise<TransactionFileReading> {
-    return (await this.#readFile(request.file)).reading;
-  }
-
-  /**
-   * Signs a transaction file with the wallet key, opened with the spending password (under the
-   * wrong-password throttle) for this one signature and wiped right after, and saves the
-   * signature as a key-witness file for the online computer; null if the trader did not save it.
-   */
-  async signTransactionFile(request: {
-    file: string;
-    password: string;
-  }): Promise<{ fileName: string } | null> {
-    const { wallet, decoded, reading } = await this.#readFile(request.file);
-    const refused = refusalOf(reading);
-    if (refused) throw refused;
-    const key = await this.deps.attempts.guard(() =>
-      this.deps.secrets.openPaymentKey(wallet.id, request.password),
-    );
-    let content: string;
-    try {
-      content = witnessEnvelope({
-        vkey: key.publicKey,
-        signature: key.sign(Buffer.from(decoded.id, 'hex')),
-      });
-    } finally {
-      key.wipe();
-    }
-    return this.deps.saveFile(witnessFileName(decoded.id), content, 'transaction');
   }
 
   async addresses(request: { walletId?: string | undefined }): Promise<WalletAddresses> {

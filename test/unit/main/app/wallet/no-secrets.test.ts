@@ -122,9 +122,9 @@ beforeAll(async () => {
   // The offline computer's signing: the payment key is opened, only its signature leaves.
   await cryptoIsReady();
   const file = transactionEnvelope(deposit(makeParties()).txHex);
-  await call('wallet:readTransactionFile', { file });
-  await call('wallet:signTransactionFile', { file, password: 'not my password' });
-  await call('wallet:signTransactionFile', { file, password: OTHER_PASSWORD });
+  await call('offline:readTransactionFile', { file });
+  await call('offline:signTransactionFile', { file, password: 'not my password' });
+  await call('offline:signTransactionFile', { file, password: OTHER_PASSWORD });
   await call('wallet:importWatchOnly', {
     name: 'Cold',
     accountPublicKey,
@@ -222,10 +222,10 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
 };
 
 describe('no secret crosses to the renderer or the log', () => {
-  it('exercised every wallet and session operation of the contract', () => {
+  it('exercised every wallet, session and offline-signing operation of the contract', () => {
     const ours = channels
       .map((c) => c.channel)
-      .filter((c) => c.startsWith('wallet:') || c.startsWith('session:'));
+      .filter((c) => /^(wallet|session|offline):/.test(c));
     expect(ours.filter((c) => !called.has(c))).toEqual([]);
     expect(crossings.filter((c) => c.channel.startsWith('event ')).length).toBeGreaterThan(5);
   });

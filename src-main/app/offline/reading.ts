@@ -1,5 +1,5 @@
 import { KNOWN_ASSETS } from '../../../src-shared/assets';
-import type { TransactionFileReading } from '../../../src-shared/contract/wallet';
+import type { TransactionFileReading } from '../../../src-shared/contract/offline';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import {
   decodeTransaction,

@@ -1,14 +1,14 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import type { Component } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { TransactionFileReading } from '../../../../src-shared/contract/wallet';
+import type { TransactionFileReading } from '../../../../src-shared/contract/offline';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { mainError, type FakeMain } from '../testing/fake-main';
 import { fakeMain, frameOver, WALLET_ID, walletSummary } from '../testing/frame';
 import { preparedDeposit, TX_ID } from '../testing/prepared';
 import WithApp from '../testing/WithApp.svelte';
 import { Theme } from '../theme/theme.svelte';
-import SettingsView from './SettingsView.svelte';
+import SettingsView from '../settings/SettingsView.svelte';
 
 const FILE_TEXT = `${JSON.stringify({ type: 'Tx ConwayEra', description: 'Ledger Cddl Format', cborHex: '84a0a0f5f6' })}\n`;
 const ada = (amount: string) => ({ unit: 'lovelace', name: 'ADA', quantity: '0', amount });
@@ -91,15 +91,15 @@ describe('Sign a transaction file', () => {
 
   it('sends the file’s text, shows what the transaction does, signs and says what to do next', async () => {
     const main = fakeMain({
-      'wallet:readTransactionFile': () => reading(),
-      'wallet:signTransactionFile': () => ({
+      'offline:readTransactionFile': () => reading(),
+      'offline:signTransactionFile': () => ({
         fileName: '/media/usb/countersign-a1a1a1a1.witness.json',
       }),
     });
     const panel = await show(main);
     await choose(panel);
     await waitFor(() =>
-      expect(main.callsTo('wallet:readTransactionFile')).toEqual([{ file: FILE_TEXT }]),
+      expect(main.callsTo('offline:readTransactionFile')).toEqual([{ file: FILE_TEXT }]),
     );
     await panel.findByText('A Cardano test network (test coins)');
     const where = within(panel.getByRole('region', { name: 'Where it goes' }));
@@ -128,7 +128,7 @@ describe('Sign a transaction file', () => {
     });
     await fireEvent.click(sign);
     await waitFor(() =>
-      expect(main.callsTo('wallet:signTransactionFile')).toEqual([
+      expect(main.callsTo('offline:signTransactionFile')).toEqual([
         { file: FILE_TEXT, password: 'my spending password' },
       ]),
     );
@@ -141,7 +141,7 @@ describe('Sign a transaction file', () => {
 
   it('shows the refusals and asks for no password', async () => {
     const main = fakeMain({
-      'wallet:readTransactionFile': () =>
+      'offline:readTransactionFile': () =>
         reading({
           refusals: [
             'It withdraws staking rewards, which a deposit or withdrawal never needs: do not sign it.',
@@ -159,7 +159,7 @@ describe('Sign a transaction file', () => {
 
   it('says why a file cannot be used, and a wrong password, in main’s words', async () => {
     const main = fakeMain({
-      'wallet:readTransactionFile': ({ file }) => {
+      'offline:readTransactionFile': ({ file }) => {
         if (file === 'hello')
           throw mainError(
             ErrorCode.SignedFile,
@@ -167,7 +167,7 @@ describe('Sign a transaction file', () => {
           );
         return reading();
       },
-      'wallet:signTransactionFile': () => {
+      'offline:signTransactionFile': () => {
         throw mainError(
           ErrorCode.WrongPassword,
           'Wrong password. 4 more tries before a wait is imposed.',
@@ -194,7 +194,7 @@ describe('Sign a transaction file', () => {
 
   it('refuses an answer that is not what main promised', async () => {
     const main = fakeMain({
-      'wallet:readTransactionFile': () =>
+      'offline:readTransactionFile': () =>
         ({ ...reading(), refusals: undefined }) as unknown as TransactionFileReading,
     });
     const panel = await show(main);

@@ -1,6 +1,7 @@
 import { Cardano } from '@cardano-sdk/core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../../../src-shared/errors';
+import { OfflineSigningService } from '../../../../../src-main/app/offline/service';
 import { WalletService } from '../../../../../src-main/app/wallet/service';
 import {
   keyHashOf,
@@ -41,19 +42,29 @@ const saveFile = vi.fn(async (name: string, content: string, kind: string) => {
 
 let world: WalletWorld;
 let wallet: WalletService;
+let offline: OfflineSigningService;
 let p: Parties;
 
-/** A wallet service like the app's, with a save dialog that records what it was given. */
-const serviceOver = (w: WalletWorld, networkId: 0 | 1 = 0) =>
-  new WalletService({
-    book: new WalletBook(w.dataDir),
+/**
+ * The wallet service (to restore or add wallets) and the offline signing service like the app's,
+ * sharing the book, the secrets and the throttle, with a save dialog that records what it was given.
+ */
+const serviceOver = (w: WalletWorld, networkId: 0 | 1 = 0) => {
+  const book = new WalletBook(w.dataDir);
+  const attempts = new UnlockAttempts(w.dataDir);
+  const wallets = new WalletService({
+    book,
     secrets: w.secrets,
     session: w.session,
-    attempts: new UnlockAttempts(w.dataDir),
+    attempts,
     network: () => (networkId === 1 ? 'production' : 'sandbox'),
     networkId: () => networkId,
-    saveFile,
   });
+  return {
+    wallets,
+    offline: new OfflineSigningService({ book, secrets: w.secrets, attempts, saveFile }),
+  };
+};
 
 const failureOf = async (promise: Promise<unknown>): Promise<AppError> => {
   try {
@@ -90,7 +101,7 @@ beforeEach(async () => {
   saveFile.mockClear();
   saveAnswer = { fileName: '/tmp/signed.witness.json' };
   world = await walletWorld();
-  wallet = serviceOver(world);
+  ({ wallets: wallet, offline } = serviceOver(world));
   await wallet.restore({ name: 'Vector', words: VECTOR_PHRASE, password: STRONG_PASSWORD });
 });
 
@@ -101,7 +112,7 @@ afterEach(async () => {
 describe('reading a transaction file on the offline computer', () => {
   it('shows what a deposit does: where it goes, what comes back, the fee, by coin reference only', async () => {
     const tx = deposit(p).txHex;
-    const reading = await wallet.readTransactionFile({ file: transactionEnvelope(tx) });
+    const reading = await offline.readTransactionFile({ file: transactionEnvelope(tx) });
     const { summary } = reading;
     expect(summary.txId).toBe(idOf(tx));
     expect(reading.network).toBe('A Cardano test network (test coins)');
@@ -134,14 +145,14 @@ describe('reading a transaction file on the offline computer', () => {
 
   it('reads a mainnet transaction with the wallet’s mainnet address as its own', async () => {
     const tx = onRealNetwork(deposit(p).txHex, 'production');
-    const reading = await wallet.readTransactionFile({ file: transactionEnvelope(tx) });
+    const reading = await offline.readTransactionFile({ file: transactionEnvelope(tx) });
     expect(reading.network).toBe('Cardano mainnet (real money)');
     expect(reading.summary.outputs[1]).toMatchObject({ address: p.mainnetUser, party: 'own' });
     expect(reading.refusals).toEqual([]);
   });
 
   it('says a withdrawal creates its request token', async () => {
-    const reading = await wallet.readTransactionFile({
+    const reading = await offline.readTransactionFile({
       file: transactionEnvelope(withdrawal(p).txHex),
     });
     expect(reading.refusals).toEqual([]);
@@ -160,13 +171,13 @@ describe('reading a transaction file on the offline computer', () => {
       [transactionEnvelope('8400a0'), /its transaction cannot be read/],
     ];
     for (const [file, message] of cases) {
-      const failure = await failureOf(wallet.readTransactionFile({ file }));
+      const failure = await failureOf(offline.readTransactionFile({ file }));
       expect(failure.code, file).toBe(ErrorCode.SignedFile);
       expect(failure.message, file).toMatch(message);
       expect(failure.message, file).toMatch(/Choose the transaction file the online Countersign/);
       expect(failure.message, file).not.toMatch(/offline device wrote/);
       const signing = await failureOf(
-        wallet.signTransactionFile({ file, password: STRONG_PASSWORD }),
+        offline.signTransactionFile({ file, password: STRONG_PASSWORD }),
       );
       expect(signing.code).toBe(ErrorCode.SignedFile);
     }
@@ -177,11 +188,15 @@ describe('reading a transaction file on the offline computer', () => {
     const other = await walletWorld();
     const cold = serviceOver(other);
     const { accountPublicKey } = await wallet.addresses({});
-    await cold.importWatchOnly({ name: 'Cold', accountPublicKey, password: STRONG_PASSWORD });
+    await cold.wallets.importWatchOnly({
+      name: 'Cold',
+      accountPublicKey,
+      password: STRONG_PASSWORD,
+    });
     const file = transactionEnvelope(deposit(p).txHex);
     for (const attempt of [
-      cold.readTransactionFile({ file }),
-      cold.signTransactionFile({ file, password: STRONG_PASSWORD }),
+      cold.offline.readTransactionFile({ file }),
+      cold.offline.signTransactionFile({ file, password: STRONG_PASSWORD }),
     ]) {
       const failure = await failureOf(attempt);
       expect(failure.code).toBe(ErrorCode.WatchOnly);
@@ -278,11 +293,11 @@ const REFUSED: Array<[string, () => string, RegExp]> = [
 describe('what is never signed', () => {
   it.each(REFUSED)('refuses %s, before the password is asked', async (_name, make, message) => {
     const file = transactionEnvelope(make());
-    const reading = await wallet.readTransactionFile({ file });
+    const reading = await offline.readTransactionFile({ file });
     expect(reading.refusals).toHaveLength(1);
     expect(reading.refusals[0]).toMatch(message);
     const failure = await failureOf(
-      wallet.signTransactionFile({ file, password: 'not my password' }),
+      offline.signTransactionFile({ file, password: 'not my password' }),
     );
     expect(failure.code).toBe(ErrorCode.InvalidTransaction);
     expect(failure.message).toMatch(/^Countersign will not sign this transaction\. /);
@@ -296,7 +311,7 @@ describe('signing a transaction file', () => {
   it('saves a key witness of the wallet’s payment key over the transaction id', async () => {
     const tx = deposit(p).txHex;
     const id = idOf(tx);
-    const answer = await wallet.signTransactionFile({
+    const answer = await offline.signTransactionFile({
       file: transactionEnvelope(tx),
       password: STRONG_PASSWORD,
     });
@@ -315,7 +330,7 @@ describe('signing a transaction file', () => {
     const tx = withdrawal(p).txHex;
     saveAnswer = null;
     const file = JSON.stringify({ type: 'Unwitnessed Tx ConwayEra', cborHex: tx.toUpperCase() });
-    expect(await wallet.signTransactionFile({ file, password: STRONG_PASSWORD })).toBeNull();
+    expect(await offline.signTransactionFile({ file, password: STRONG_PASSWORD })).toBeNull();
     const witness = witnessOf(saved[0]?.content ?? '');
     expect(witnessVerifies(witness, Buffer.from(idOf(tx), 'hex'))).toBe(true);
   });
@@ -323,14 +338,14 @@ describe('signing a transaction file', () => {
   it('refuses a wrong password under the shared throttle, and saves nothing', async () => {
     const file = transactionEnvelope(deposit(p).txHex);
     const wrong = () =>
-      failureOf(wallet.signTransactionFile({ file, password: 'not my password' }));
+      failureOf(offline.signTransactionFile({ file, password: 'not my password' }));
     const first = await wrong();
     expect(first.code).toBe(ErrorCode.WrongPassword);
     expect(first.message).toMatch(/4 more tries before a wait is imposed/);
     for (let i = 0; i < 4; i++) expect((await wrong()).code).toBe(ErrorCode.WrongPassword);
     // Unlocking counts the same wrong passwords: even the right one must wait now.
     const waiting = await failureOf(
-      wallet.signTransactionFile({ file, password: STRONG_PASSWORD }),
+      offline.signTransactionFile({ file, password: STRONG_PASSWORD }),
     );
     expect(waiting.code).toBe(ErrorCode.TooManyAttempts);
     expect((await failureOf(world.session.unlock(STRONG_PASSWORD))).code).toBe(
