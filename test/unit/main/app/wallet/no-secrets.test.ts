@@ -223,9 +223,7 @@ const secretsToLookFor = async (): Promise<Array<[string, string]>> => {
 
 describe('no secret crosses to the renderer or the log', () => {
   it('exercised every wallet, session and offline-signing operation of the contract', () => {
-    const ours = channels
-      .map((c) => c.channel)
-      .filter((c) => /^(wallet|session|offline):/.test(c));
+    const ours = channels.map((c) => c.channel).filter((c) => /^(wallet|session|offline):/.test(c));
     expect(ours.filter((c) => !called.has(c))).toEqual([]);
     expect(crossings.filter((c) => c.channel.startsWith('event ')).length).toBeGreaterThan(5);
   });
