@@ -30,7 +30,7 @@ import type {
   WalletKeySource,
 } from './key-source';
 import type { ExchangeProfile } from './profile';
-import type { SignedFile } from './text-envelope';
+import { MEDIUM_WORDS, type SignedFile } from './text-envelope';
 import {
   addVkeyWitnesses,
   keyHashOf,
@@ -414,12 +414,14 @@ export class TransactionSigner {
     const { wallet, review, warnings } = await this.#checked(txHex, intent, profile, options);
     const { decoded } = review;
     const short = (id: string) => `${id.slice(0, 10)}…${id.slice(-6)}`;
+    const words = MEDIUM_WORDS[file.medium];
+    const handedOut = file.medium === 'qr' ? 'shown as QR codes' : 'saved';
     if (file.kind === 'transaction') {
       const fileId = transactionIdOf(file.tx.body);
       if (fileId !== decoded.id) {
         throw new AppError(
           ErrorCode.SignedFile,
-          `This file holds another transaction (ID ${short(fileId)}) than the one waiting here (ID ${short(decoded.id)}). Nothing was sent. Choose the file signed from the transaction saved for this ${intent.kind}.`,
+          `${words.this} holds another transaction (ID ${short(fileId)}) than the one waiting here (ID ${short(decoded.id)}). Nothing was sent. ${words.again} the transaction ${handedOut} for this ${intent.kind}.`,
         );
       }
     }
@@ -428,7 +430,7 @@ export class TransactionSigner {
     if (ours.length === 0) {
       throw new AppError(
         ErrorCode.SignedFile,
-        `The file is not signed by the key of “${wallet.name}” (key hash ${short(paymentKeyHash)}): it was signed with another wallet’s key. Nothing was sent. Sign the saved transaction on the device that holds this wallet’s recovery phrase.`,
+        `${words.this} is not signed by the key of “${wallet.name}” (key hash ${short(paymentKeyHash)}): it was signed with another wallet’s key. Nothing was sent. Sign the transaction ${handedOut} here on the device that holds this wallet’s recovery phrase.`,
       );
     }
     const txId = Buffer.from(decoded.id, 'hex');
@@ -436,7 +438,7 @@ export class TransactionSigner {
     if (!valid) {
       throw new AppError(
         ErrorCode.SignedFile,
-        `The signature in this file is not a valid signature of this transaction (ID ${short(decoded.id)}): it was made for another transaction or the file was altered. Nothing was sent. Sign the saved transaction again and choose the new file.`,
+        `The signature in ${words.the} is not a valid signature of this transaction (ID ${short(decoded.id)}): it was made for another transaction or ${words.the} was altered. Nothing was sent. Sign the transaction ${handedOut} here again, and ${file.medium === 'qr' ? 'scan the new code' : 'choose the new file'}.`,
       );
     }
     return this.#witnessed(review, valid, warnings);

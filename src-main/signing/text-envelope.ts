@@ -46,16 +46,38 @@ export const witnessEnvelope = (witness: VkeyWitness): string => {
   return `${JSON.stringify({ type: WITNESS_TYPE, description: 'Key Witness ShelleyEra', cborHex: bytes.toString('hex') }, null, 4)}\n`;
 };
 
-/** What a file from the offline device holds. */
-export type SignedFile =
+/**
+ * How the text envelope travelled: as a file, or as the QR codes of one (the renderer reads the
+ * codes and puts the envelope together again). Only the words said to the trader differ.
+ */
+export type Medium = 'file' | 'qr';
+
+/** What a file (or QR code) from the offline device holds. */
+export type SignedFile = { medium: Medium } & (
   | { kind: 'transaction'; tx: TransactionBytes; witnesses: VkeyWitness[] }
-  | { kind: 'witness'; witnesses: VkeyWitness[] };
+  | { kind: 'witness'; witnesses: VkeyWitness[] }
+);
 
-const WHAT_TO_CHOOSE =
-  'Choose the file your offline device wrote after signing: a transaction (“Tx ConwayEra”) or a key witness (“TxWitness ConwayEra”) in cardano-cli’s text envelope.';
+/** The words for what the signature came in, for the trader. */
+export const MEDIUM_WORDS: Readonly<Record<Medium, { this: string; the: string; again: string }>> =
+  {
+    file: {
+      this: 'This file',
+      the: 'the file',
+      again: 'Choose the file your offline device wrote after signing',
+    },
+    qr: {
+      this: 'This QR code',
+      the: 'the QR code',
+      again: 'Scan the QR code your offline device shows after signing',
+    },
+  };
 
-const unusable = (why: string): AppError =>
-  new AppError(ErrorCode.SignedFile, `This file cannot be used: ${why}. ${WHAT_TO_CHOOSE}`);
+const unusable = (why: string, medium: Medium = 'file'): AppError =>
+  new AppError(
+    ErrorCode.SignedFile,
+    `${MEDIUM_WORDS[medium].this} cannot be used: ${why}. ${MEDIUM_WORDS[medium].again}: a transaction (“Tx ConwayEra”) or a key witness (“TxWitness ConwayEra”) in cardano-cli’s text envelope.`,
+  );
 
 /**
  * Reads a text envelope; refuses anything else, in words: `refuse` turns the reason into the
@@ -82,17 +104,18 @@ export const readEnvelope = (
 };
 
 /** A key witness `[0, [vkey, signature]]`; a bootstrap (Byron) witness is refused. */
-const readKeyWitness = (hex: string): VkeyWitness => {
+const readKeyWitness = (hex: string, medium: Medium): VkeyWitness => {
+  const unusableHere = (why: string) => unusable(why, medium);
   const r = new CborReader(Buffer.from(hex, 'hex'));
   try {
     const indefinite = r.tuple(2, 'a key witness');
     const tag = r.small(255);
     if (tag === 1) {
-      throw unusable(
+      throw unusableHere(
         'it holds a Byron-era (bootstrap) witness, and Countersign wallets sign with Shelley keys',
       );
     }
-    if (tag !== 0) throw unusable('it is not a key witness');
+    if (tag !== 0) throw unusableHere('it is not a key witness');
     const inner = r.tuple(2, 'a vkey witness');
     const vkey = r.bytesValue();
     const signature = r.bytesValue();
@@ -100,24 +123,25 @@ const readKeyWitness = (hex: string): VkeyWitness => {
     r.endTuple(indefinite, 'a key witness');
     r.end();
     if (vkey.length !== 32 || signature.length !== 64) {
-      throw unusable('its key or signature has the wrong length for an Ed25519 signature');
+      throw unusableHere('its key or signature has the wrong length for an Ed25519 signature');
     }
     return { vkey, signature };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if (error instanceof CborError) throw unusable('its witness is not readable CBOR');
+    if (error instanceof CborError) throw unusableHere('its witness is not readable CBOR');
     throw error;
   }
 };
 
 /** The transaction or the witness the offline device wrote, read from its file. */
-export const readSignedFile = (text: string): SignedFile => {
-  const envelope = readEnvelope(text.trim());
+export const readSignedFile = (text: string, medium: Medium = 'file'): SignedFile => {
+  const refuse = (why: string) => unusable(why, medium);
+  const envelope = readEnvelope(text.trim(), refuse);
   if (envelope.type === WITNESS_TYPE) {
-    return { kind: 'witness', witnesses: [readKeyWitness(envelope.cborHex)] };
+    return { medium, kind: 'witness', witnesses: [readKeyWitness(envelope.cborHex, medium)] };
   }
   if (!TRANSACTION_TYPES.includes(envelope.type)) {
-    throw unusable(`it holds a “${envelope.type.slice(0, 60)}”, not a transaction or a witness`);
+    throw refuse(`it holds a “${envelope.type.slice(0, 60)}”, not a transaction or a witness`);
   }
   let tx: TransactionBytes;
   let witnesses: VkeyWitness[];
@@ -125,12 +149,12 @@ export const readSignedFile = (text: string): SignedFile => {
     tx = splitTransaction(envelope.cborHex.toLowerCase());
     witnesses = existingVkeyWitnesses(tx.witnessSet);
   } catch {
-    throw unusable('its transaction is not readable CBOR');
+    throw refuse('its transaction is not readable CBOR');
   }
   if (witnesses.length === 0) {
-    throw unusable(
-      'it holds the transaction without any signature (the file saved here, not yet signed)',
+    throw refuse(
+      `it holds the transaction without any signature (as ${medium === 'qr' ? 'shown' : 'saved'} here, not yet signed)`,
     );
   }
-  return { kind: 'transaction', tx, witnesses };
+  return { medium, kind: 'transaction', tx, witnesses };
 };

@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { operation } from './define';
-import { MAX_TRANSACTION_FILE_CHARS, ShownAmount, TransactionSummary } from './operations';
+import {
+  MAX_TRANSACTION_FILE_CHARS,
+  ShownAmount,
+  TransactionSummary,
+  TransferMedium,
+} from './operations';
 
 /**
  * A transaction file (cardano-cli text envelope) read on the offline computer that holds the
@@ -36,12 +41,21 @@ export const offline = {
    * What a transaction file saved by the online Countersign does, for the active wallet (which
    * must hold its key). The file's text travels, never a path.
    */
-  readTransactionFile: operation<TransactionFileReading>().request(z.object({ file })),
+  readTransactionFile: operation<TransactionFileReading>().request(
+    z.object({ file, medium: TransferMedium.optional() }),
+  ),
   /**
    * Signs that file's transaction with the wallet key (opened with the spending password) and
    * saves the signature as a key-witness file through the save dialog; null if not saved.
    */
   signTransactionFile: operation<{ fileName: string } | null>().request(
     z.object({ file, password }),
+  ),
+  /**
+   * Signs it the same way and hands the signature back as text (a key-witness text envelope),
+   * for the renderer to show as a QR code; `medium` names what the transaction came in.
+   */
+  signTransaction: operation<{ witness: string }>().request(
+    z.object({ file, password, medium: TransferMedium.optional() }),
   ),
 } as const;

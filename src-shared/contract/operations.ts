@@ -166,6 +166,13 @@ const operationId = z.string().uuid();
  */
 export const MAX_TRANSACTION_FILE_CHARS = 256 * 1024;
 
+/**
+ * How a transaction travels to and from the offline device: as a file, or as the QR codes of one
+ * (the renderer shows and reads the codes; main always gets the file's text).
+ */
+export const TransferMedium = z.enum(['file', 'qr']);
+export type TransferMedium = z.infer<typeof TransferMedium>;
+
 export const operations = {
   /** Signs and submits a prepared operation the trader confirmed. */
   confirm: operation<OperationResult>().request(
@@ -183,6 +190,11 @@ export const operations = {
    */
   exportUnsigned: operation<{ fileName: string } | null>().request(z.object({ operationId })),
   /**
+   * The same, as the text envelope's content, for the renderer to show as QR codes the offline
+   * device scans. From then on it waits for its signature as a saved one does.
+   */
+  unsignedTransaction: operation<{ envelope: string }>().request(z.object({ operationId })),
+  /**
    * Sends it with the offline device's signature: the content of the file it wrote (the signed
    * transaction or its key witness). Main checks the transaction and the signature again first.
    */
@@ -190,6 +202,8 @@ export const operations = {
     z.object({
       operationId,
       signedFile: z.string().min(1).max(MAX_TRANSACTION_FILE_CHARS),
+      /** How it came (a refusal names a file or a QR code); a file when not said. */
+      medium: TransferMedium.optional(),
       acceptedWarnings: z.array(z.string().max(2000)).max(50).optional(),
     }),
   ),

@@ -9,6 +9,7 @@ import {
   WITNESS_TYPE,
   type Amounts,
   type DecodedTransaction,
+  type Medium,
   type TransactionFlags,
 } from '../../signing';
 import { addressesOf, parseAccountPublicKey, type WalletRecord } from '../../wallet';
@@ -21,14 +22,13 @@ import { summarise } from '../operations/summary';
  * chain, so what the spent coins hold is not known here: only what the transaction states is.
  */
 
-const unusable = (why: string): AppError =>
+const unusable = (why: string, medium: Medium): AppError =>
   new AppError(
     ErrorCode.SignedFile,
-    `This file cannot be signed here: ${why}. Nothing was signed. Choose the transaction file the online Countersign saved for your deposit or withdrawal (a “Tx ConwayEra” text envelope).`,
+    medium === 'qr'
+      ? `These QR codes cannot be signed here: ${why}. Nothing was signed. Scan the QR codes the online Countersign shows for your deposit or withdrawal.`
+      : `This file cannot be signed here: ${why}. Nothing was signed. Choose the transaction file the online Countersign saved for your deposit or withdrawal (a “Tx ConwayEra” text envelope).`,
   );
-
-/** The file's envelope, refused with this side's advice. */
-const envelopeOf = (text: string) => readEnvelope(text.trim(), unusable);
 
 /** What the transaction carries that no deposit or withdrawal needs, by its count in the body. */
 const NEVER_NEEDED: ReadonlyArray<[keyof TransactionFlags, string]> = [
@@ -126,15 +126,20 @@ export interface OfflineTransaction {
  * transaction, and says what the transaction does, why it will not be signed (if so) and what
  * the trader must know first.
  */
-export const readTransactionFile = (text: string, wallet: WalletRecord): OfflineTransaction => {
-  const envelope = envelopeOf(text);
+export const readTransactionFile = (
+  text: string,
+  wallet: WalletRecord,
+  medium: Medium = 'file',
+): OfflineTransaction => {
+  const refuse = (why: string) => unusable(why, medium);
+  const envelope = readEnvelope(text.trim(), refuse);
   if (envelope.type === WITNESS_TYPE) {
-    throw unusable(
+    throw refuse(
       'it holds a signature (a key witness), not a transaction: it goes to the online computer',
     );
   }
   if (!TRANSACTION_TYPES.includes(envelope.type)) {
-    throw unusable(`it holds a “${envelope.type.slice(0, 60)}”, not a transaction`);
+    throw refuse(`it holds a “${envelope.type.slice(0, 60)}”, not a transaction`);
   }
   const account = parseAccountPublicKey(wallet.accountPublicKey);
   const decode = (networkId: 0 | 1): DecodedTransaction => {
@@ -151,7 +156,7 @@ export const readTransactionFile = (text: string, wallet: WalletRecord): Offline
         assets: assetsOn(networkId),
       });
     } catch (error) {
-      if (error instanceof AppError) throw unusable('its transaction cannot be read');
+      if (error instanceof AppError) throw refuse('its transaction cannot be read');
       throw error;
     }
   };

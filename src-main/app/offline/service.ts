@@ -1,6 +1,6 @@
 import type { TransactionFileReading } from '../../../src-shared/contract/offline';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import { witnessEnvelope } from '../../signing';
+import { witnessEnvelope, type Medium } from '../../signing';
 import { cryptoIsReady, type WalletRecord, type WalletSecrets } from '../../wallet';
 import type { SaveFile } from '../files';
 import {
@@ -28,7 +28,10 @@ export class OfflineSigningService {
   constructor(private readonly deps: OfflineSigningDeps) {}
 
   /** The active wallet's reading of a transaction file; it must hold its key. */
-  async #read(file: string): Promise<OfflineTransaction & { wallet: WalletRecord }> {
+  async #read(
+    file: string,
+    medium: Medium = 'file',
+  ): Promise<OfflineTransaction & { wallet: WalletRecord }> {
     await cryptoIsReady();
     const wallet = await this.deps.book.active();
     if (!wallet) {
@@ -43,38 +46,67 @@ export class OfflineSigningService {
         `“${wallet.name}” is watch-only: its key is not on this computer either. Sign on the offline computer where the wallet was restored from its recovery phrase, or switch to that wallet here.`,
       );
     }
-    return { wallet, ...readTransactionFile(file, wallet) };
+    return { wallet, ...readTransactionFile(file, wallet, medium) };
   }
 
   /** What a transaction file saved by the online Countersign does, and whether it is signed here. */
-  async readTransactionFile(request: { file: string }): Promise<TransactionFileReading> {
-    return (await this.#read(request.file)).reading;
+  async readTransactionFile(request: {
+    file: string;
+    medium?: Medium | undefined;
+  }): Promise<TransactionFileReading> {
+    return (await this.#read(request.file, request.medium)).reading;
   }
 
   /**
    * Signs a transaction file with the wallet key, opened with the spending password (under the
-   * wrong-password throttle) for this one signature and wiped right after, and saves the
-   * signature as a key-witness file for the online computer; null if the trader did not save it.
+   * wrong-password throttle) for this one signature and wiped right after: the signature as a
+   * key-witness text envelope, and the transaction's id.
    */
-  async signTransactionFile(request: {
+  async #sign(request: {
     file: string;
     password: string;
-  }): Promise<{ fileName: string } | null> {
-    const { wallet, decoded, reading } = await this.#read(request.file);
+    medium?: Medium | undefined;
+  }): Promise<{ witness: string; txId: string }> {
+    const { wallet, decoded, reading } = await this.#read(request.file, request.medium);
     const refused = refusalOf(reading);
     if (refused) throw refused;
     const key = await this.deps.attempts.guard(() =>
       this.deps.secrets.openPaymentKey(wallet.id, request.password),
     );
-    let content: string;
     try {
-      content = witnessEnvelope({
-        vkey: key.publicKey,
-        signature: key.sign(Buffer.from(decoded.id, 'hex')),
-      });
+      return {
+        witness: witnessEnvelope({
+          vkey: key.publicKey,
+          signature: key.sign(Buffer.from(decoded.id, 'hex')),
+        }),
+        txId: decoded.id,
+      };
     } finally {
       key.wipe();
     }
-    return this.deps.saveFile(witnessFileName(decoded.id), content, 'transaction');
+  }
+
+  /**
+   * Signs it and saves the signature as a key-witness file for the online computer; null if the
+   * trader did not save it.
+   */
+  async signTransactionFile(request: {
+    file: string;
+    password: string;
+  }): Promise<{ fileName: string } | null> {
+    const { witness, txId } = await this.#sign(request);
+    return this.deps.saveFile(witnessFileName(txId), witness, 'transaction');
+  }
+
+  /**
+   * Signs it and hands the signature back as text (a key-witness envelope, no secret in it), for
+   * the renderer to show as a QR code the online computer scans.
+   */
+  async signTransaction(request: {
+    file: string;
+    password: string;
+    medium?: Medium | undefined;
+  }): Promise<{ witness: string }> {
+    return { witness: (await this.#sign(request)).witness };
   }
 }

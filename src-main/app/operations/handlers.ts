@@ -4,6 +4,7 @@ import type { OperationsService } from './service';
 export const operationsHandlers = (operations: OperationsService): Handlers['operations'] => ({
   confirm: (request) => operations.confirm(request),
   exportUnsigned: ({ operationId }) => operations.exportUnsigned(operationId),
+  unsignedTransaction: async ({ operationId }) => operations.unsignedTransaction(operationId),
   submitSigned: (request) => operations.submitSigned(request),
   awaitingSignature: async () => operations.awaitingSignature(),
   discard: async ({ operationId }) => operations.discard(operationId),

@@ -20,6 +20,7 @@ import {
   type DepositIntent,
   type ExchangeProfile,
   type PlaceOrderIntent,
+  type Medium,
   type SignedFile,
   type SignedTransaction,
   type TransactionSigner,
@@ -357,11 +358,10 @@ export class OperationsService {
   }
 
   /**
-   * Saves a watch-only wallet's deposit or withdrawal, as built and checked, for its offline
-   * device to sign (a cardano-cli text envelope, through the save dialog). Null when the trader
-   * closed the dialog without saving.
+   * A watch-only wallet's deposit or withdrawal, as built and checked, as a cardano-cli text
+   * envelope for its offline device to sign; refused when it expired or is not what was asked.
    */
-  async exportUnsigned(operationId: string): Promise<{ fileName: string } | null> {
+  #unsigned(operationId: string): { prepared: Prepared; envelope: string } {
     const prepared = this.#offlineOperation(operationId);
     if (prepared.expiresAt !== null && prepared.expiresAt <= this.#now()) {
       throw new AppError(
@@ -375,13 +375,32 @@ export class OperationsService {
         'This transaction is not what you asked for, so Countersign will not hand it out to be signed. Discard it.',
       );
     }
+    return { prepared, envelope: transactionEnvelope(prepared.txHex) };
+  }
+
+  /**
+   * Saves it through the save dialog for the offline device to sign. Null when the trader closed
+   * the dialog without saving.
+   */
+  async exportUnsigned(operationId: string): Promise<{ fileName: string } | null> {
+    const { prepared, envelope } = this.#unsigned(operationId);
     const saved = await this.deps.saveFile(
       `countersign-${prepared.kind}-${prepared.summary.txId.slice(0, 8)}.unsigned.json`,
-      transactionEnvelope(prepared.txHex),
+      envelope,
       'transaction',
     );
     if (saved) prepared.exported = true;
     return saved;
+  }
+
+  /**
+   * Hands it out as text, for the renderer to show as QR codes that the offline device scans:
+   * from then on it waits for its signature as a saved one does.
+   */
+  unsignedTransaction(operationId: string): { envelope: string } {
+    const { prepared, envelope } = this.#unsigned(operationId);
+    prepared.exported = true;
+    return { envelope };
   }
 
   /**
@@ -392,10 +411,12 @@ export class OperationsService {
   async submitSigned(request: {
     operationId: string;
     signedFile: string;
+    /** How it came: a file, or the QR code of one (for the words of a refusal). */
+    medium?: Medium | undefined;
     acceptedWarnings?: string[] | undefined;
   }): Promise<OperationResult> {
     this.#offlineOperation(request.operationId);
-    return this.#confirm(request, readSignedFile(request.signedFile));
+    return this.#confirm(request, readSignedFile(request.signedFile, request.medium));
   }
 
   /** A prepared fund movement of a watch-only wallet, or a refusal that says why not. */

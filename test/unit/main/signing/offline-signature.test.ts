@@ -167,6 +167,21 @@ describe('a deposit or withdrawal signed on the offline device', () => {
       code: ErrorCode.SignedFile,
       message: expect.stringMatching(/holds another transaction .* than the one waiting here/),
     });
+
+    // Scanned from a QR code rather than loaded from a file: the refusal names what was scanned.
+    await expect(
+      online.signer.attachOfflineSignature(
+        d.txHex,
+        d.intent,
+        p.profile,
+        readSignedFile(witnessEnvelope(otherKey), 'qr'),
+      ),
+    ).rejects.toMatchObject({
+      code: ErrorCode.SignedFile,
+      message: expect.stringMatching(
+        /^This QR code is not signed by the key of “Cold”.*Sign the transaction shown as QR codes here/,
+      ),
+    });
   });
 
   it('checks the transaction against the request again: a valid signature does not make a tampered deposit acceptable', async () => {

@@ -140,6 +140,44 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     expect(again.code).toBe(ErrorCode.NotFound);
   });
 
+  it('deposit by QR codes: handed out as text, nothing saved, the signature scanned back', async () => {
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '10' }],
+    });
+    const files = await readdir(join(world.dataDir, 'exports'));
+    const { envelope } = await call<{ envelope: string }>('operations:unsignedTransaction', {
+      operationId: prepared.operationId,
+    });
+    expect(JSON.parse(envelope)).toMatchObject({
+      type: 'Tx ConwayEra',
+      cborHex: expect.stringMatching(/^[0-9a-f]+$/),
+    });
+    expect(await readdir(join(world.dataDir, 'exports'))).toEqual(files);
+    // Shown, it waits for its signature as a saved one does.
+    expect(await call('operations:awaitingSignature')).toEqual([{ ...prepared, saved: true }]);
+
+    const wrong = await world.refused('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(envelope, new SigningKey(Buffer.alloc(64, 5))),
+      medium: 'qr',
+    });
+    expect(wrong.code).toBe(ErrorCode.SignedFile);
+    expect(wrong.message).toMatch(/^This QR code is not signed by the key of “Cold”/);
+
+    const result = await call<Serialized<OperationResult>>('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(envelope),
+      medium: 'qr',
+    });
+    expect(result.txHash).toBe(prepared.summary.txId);
+    expect(await call('operations:awaitingSignature')).toEqual([]);
+    await world.until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => o.pending.length === 0,
+      'the deposit to be credited',
+    );
+  });
+
   it('withdrawal: the same way back, the payout reaching the wallet on L1, even after the session locked meanwhile', async () => {
     const before = await call<Serialized<FundsOverview>>('funds:overview');
     const prepared = await call<Serialized<PreparedOperation>>('funds:prepareWithdrawal', {

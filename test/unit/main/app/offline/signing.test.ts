@@ -326,6 +326,30 @@ describe('signing a transaction file', () => {
     expect(witnessVerifies(witness, Buffer.from(idOf(withdrawal(p).txHex), 'hex'))).toBe(false);
   });
 
+  it('hands the signature back as text for a QR code, saving nothing, and words a refusal for codes', async () => {
+    const tx = deposit(p).txHex;
+    const { witness } = await offline.signTransaction({
+      file: transactionEnvelope(tx),
+      password: STRONG_PASSWORD,
+      medium: 'qr',
+    });
+    expect(saveFile).not.toHaveBeenCalled();
+    const read = witnessOf(witness);
+    expect(keyHashOf(read.vkey)).toBe(p.user.paymentKeyHash);
+    expect(witnessVerifies(read, Buffer.from(idOf(tx), 'hex'))).toBe(true);
+
+    const failure = await failureOf(
+      offline.signTransaction({
+        file: JSON.stringify({ type: 'TxWitness ConwayEra', cborHex: '8200' }),
+        password: STRONG_PASSWORD,
+        medium: 'qr',
+      }),
+    );
+    expect(failure.message).toMatch(
+      /^These QR codes cannot be signed here: it holds a signature .* Scan the QR codes the online Countersign shows/,
+    );
+  });
+
   it('reads the envelope types older cardano-cli versions write, and answers null when not saved', async () => {
     const tx = withdrawal(p).txHex;
     saveAnswer = null;

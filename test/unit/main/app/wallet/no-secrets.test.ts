@@ -125,6 +125,7 @@ beforeAll(async () => {
   await call('offline:readTransactionFile', { file });
   await call('offline:signTransactionFile', { file, password: 'not my password' });
   await call('offline:signTransactionFile', { file, password: OTHER_PASSWORD });
+  await call('offline:signTransaction', { file, password: OTHER_PASSWORD, medium: 'qr' });
   await call('wallet:importWatchOnly', {
     name: 'Cold',
     accountPublicKey,
