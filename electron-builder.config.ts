@@ -39,6 +39,14 @@ const config = {
     category: 'public.app-category.finance',
     icon: 'build/icon.icns',
     hardenedRuntime: true,
+    // What the hardened app may do: run V8's JIT, and use the camera (QR codes of offline
+    // signing), which macOS asks the trader about first, in the words below.
+    entitlements: 'resources/entitlements.mac.plist',
+    entitlementsInherit: 'resources/entitlements.mac.plist',
+    extendInfo: {
+      NSCameraUsageDescription:
+        'Countersign reads the QR codes of a transaction signed on your offline device. Nothing is recorded or sent.',
+    },
     // dmg to install; zip is what the updater downloads on macOS.
     target: [
       { target: 'dmg', arch: ['x64', 'arm64'] },

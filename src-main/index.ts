@@ -69,7 +69,7 @@ export const main = (): void => {
   });
 
   void app.whenReady().then(async () => {
-    hardenSession(session.defaultSession);
+    hardenSession(session.defaultSession, trusted);
     handleAppProtocol(join(import.meta.dirname, '../renderer'));
     services = await createAppServices({
       name: app.getName(),

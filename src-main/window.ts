@@ -88,10 +88,30 @@ export const isTrustedUrl = (url: string, trusted: TrustedOrigin): boolean => {
   }
 };
 
-/** Denies every permission (camera, notifications, clipboard-read, HID, …) asked or checked. */
-export const hardenSession = (session: Session): void => {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/**
+ * Denies every permission (microphone, notifications, clipboard-read, HID, geolocation, …) asked
+ * or checked, but one: the camera, video alone, for our own page's top frame, which reads the QR
+ * codes of offline signing (the system still asks the trader the first time, on macOS).
+ */
+export const hardenSession = (session: Session, trusted: TrustedOrigin): void => {
+  session.setPermissionRequestHandler((contents, permission, callback, details) => {
+    const types = 'mediaTypes' in details ? (details.mediaTypes ?? []) : [];
+    callback(
+      permission === 'media' &&
+        details.isMainFrame &&
+        types.length > 0 &&
+        types.every((type) => type === 'video') &&
+        isTrustedUrl(details.requestingUrl, trusted) &&
+        isTrustedUrl(contents.getURL(), trusted),
+    );
+  });
+  session.setPermissionCheckHandler(
+    (_contents, permission, requestingOrigin, details) =>
+      permission === 'media' &&
+      details.mediaType === 'video' &&
+      details.isMainFrame &&
+      isTrustedUrl(requestingOrigin, trusted),
+  );
   session.setDevicePermissionHandler(() => false);
 };
 

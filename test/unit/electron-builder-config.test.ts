@@ -103,6 +103,19 @@ describe('the installer configuration', () => {
     expect(config.protocols).toEqual([]);
   });
 
+  it('lets the hardened macOS app run V8 and use the camera for QR codes, and nothing more', () => {
+    expect(config.mac.hardenedRuntime).toBe(true);
+    expect(config.mac.entitlements).toBe(config.mac.entitlementsInherit);
+    const plist = readFileSync(join(root, config.mac.entitlements), 'utf8');
+    const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1]);
+    expect(granted.sort()).toEqual([
+      'com.apple.security.cs.allow-jit',
+      'com.apple.security.device.camera',
+    ]);
+    // macOS shows this when it asks the trader; without it the app is killed on camera use.
+    expect(config.mac.extendInfo.NSCameraUsageDescription).toMatch(/QR codes/);
+  });
+
   it('takes its icons from the build folder the icon script writes', () => {
     expect(packageJson.scripts['dist']).toMatch(/scripts\/icons\.ts.*electron-builder/);
     expect(config.directories.buildResources).toBe('build');

@@ -117,7 +117,10 @@ describe('the composition root', () => {
     await import('../../../src-main/index');
     electron.fireReady();
     await vi.waitFor(() => expect(windowModule.createMainWindow).toHaveBeenCalled());
-    expect(windowModule.hardenSession).toHaveBeenCalledWith(electron.session.defaultSession);
+    expect(windowModule.hardenSession).toHaveBeenCalledWith(
+      electron.session.defaultSession,
+      expect.objectContaining({ protocol: 'app:', host: 'countersign' }),
+    );
     expect(windowModule.handleAppProtocol).toHaveBeenCalledWith(expect.stringMatching(/renderer$/));
     const channels = electron.ipcMain.handle.mock.calls.map((call) => call[0]);
     expect(channels).toContain('app:info');

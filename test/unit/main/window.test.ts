@@ -141,25 +141,72 @@ describe('navigation and new windows', () => {
 });
 
 describe('permissions', () => {
-  it('denies every permission request and check', () => {
+  const harden = () => {
     const session = {
       setPermissionRequestHandler: vi.fn(),
       setPermissionCheckHandler: vi.fn(),
       setDevicePermissionHandler: vi.fn(),
     };
-    window.hardenSession(session as never);
-    const request = session.setPermissionRequestHandler.mock.calls[0]?.[0] as (
-      ...args: unknown[]
-    ) => void;
-    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation']) {
-      const callback = vi.fn();
-      request({}, permission, callback);
-      expect(callback).toHaveBeenCalledWith(false);
+    window.hardenSession(session as never, window.appOrigin);
+    return {
+      request: session.setPermissionRequestHandler.mock.calls[0]?.[0] as (
+        ...args: unknown[]
+      ) => void,
+      check: session.setPermissionCheckHandler.mock.calls[0]?.[0] as (
+        ...args: unknown[]
+      ) => boolean,
+      device: session.setDevicePermissionHandler.mock.calls[0]?.[0] as () => boolean,
+    };
+  };
+  const ours = { getURL: () => 'app://countersign/index.html' };
+  const page = {
+    requestingUrl: 'app://countersign/index.html',
+    isMainFrame: true,
+  };
+  const answer = (
+    request: (...args: unknown[]) => void,
+    contents: unknown,
+    permission: string,
+    details: object,
+  ) => {
+    const callback = vi.fn();
+    request(contents, permission, callback, details);
+    return callback.mock.calls[0]?.[0] as boolean;
+  };
+
+  it('denies every permission request and check but the camera', () => {
+    const { request, check, device } = harden();
+    for (const permission of ['notifications', 'clipboard-read', 'geolocation', 'midi', 'hid']) {
+      expect(answer(request, ours, permission, page), permission).toBe(false);
+      expect(check(ours, permission, 'app://countersign', { ...page, mediaType: 'video' })).toBe(
+        false,
+      );
     }
-    const check = session.setPermissionCheckHandler.mock.calls[0]?.[0] as () => boolean;
-    expect(check()).toBe(false);
-    const device = session.setDevicePermissionHandler.mock.calls[0]?.[0] as () => boolean;
     expect(device()).toBe(false);
+  });
+
+  it('lets our own page use the camera for QR codes: video only, top frame, our origin', () => {
+    const { request, check } = harden();
+    expect(answer(request, ours, 'media', { ...page, mediaTypes: ['video'] })).toBe(true);
+    expect(check(ours, 'media', 'app://countersign', { ...page, mediaType: 'video' })).toBe(true);
+    // The microphone, alone or with the camera; a request that names no device.
+    expect(answer(request, ours, 'media', { ...page, mediaTypes: ['audio'] })).toBe(false);
+    expect(answer(request, ours, 'media', { ...page, mediaTypes: ['video', 'audio'] })).toBe(false);
+    expect(answer(request, ours, 'media', { ...page, mediaTypes: [] })).toBe(false);
+    expect(answer(request, ours, 'media', page)).toBe(false);
+    expect(check(ours, 'media', 'app://countersign', { ...page, mediaType: 'audio' })).toBe(false);
+    // A frame inside the page, a foreign page, or our page's URL claimed by a foreign one.
+    expect(
+      answer(request, ours, 'media', { ...page, isMainFrame: false, mediaTypes: ['video'] }),
+    ).toBe(false);
+    const foreign = { getURL: () => 'https://evil.example/' };
+    const elsewhere = { requestingUrl: 'https://evil.example/', isMainFrame: true };
+    expect(answer(request, foreign, 'media', { ...elsewhere, mediaTypes: ['video'] })).toBe(false);
+    expect(answer(request, foreign, 'media', { ...page, mediaTypes: ['video'] })).toBe(false);
+    expect(answer(request, ours, 'media', { ...elsewhere, mediaTypes: ['video'] })).toBe(false);
+    expect(
+      check(foreign, 'media', 'https://evil.example', { ...elsewhere, mediaType: 'video' }),
+    ).toBe(false);
   });
 });
 
