@@ -151,7 +151,7 @@ test('a watch-only wallet deposits through its offline device: save the transact
   );
 
   // Back with the signature: the same dialog, the transaction read again, saved earlier.
-  await waiting.getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }).click();
+  await waiting.getByRole('button', { name: 'Load the signature: Deposit 25 ADA' }).click();
   await expect(dialog.getByTestId('intent-check')).toContainText('Matches what you asked');
   await expect(steps).toContainText('It was saved earlier');
 

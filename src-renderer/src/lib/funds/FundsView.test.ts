@@ -249,7 +249,7 @@ describe('Funds', () => {
     const note = await screen.findByRole('note', { name: 'Signed on your offline device' });
     const said = note.textContent?.replace(/\s+/g, ' ');
     expect(said).toContain('Cold is watch-only: its wallet key is on another device.');
-    expect(said).toContain('load the signed file back here to send it');
+    expect(said).toContain('bring the signature back here to send it');
     // Its balances show, and both forms are there: the dialog takes it from there.
     expect(await screen.findByRole('table', { name: 'Exchange balances' })).toBeTruthy();
     const form = await screen.findByRole('form', { name: 'Deposit' });
@@ -286,7 +286,7 @@ describe('Funds', () => {
     });
     expect(list.textContent).toContain('Deposit 25 ADA');
     await fireEvent.click(
-      within(list).getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }),
+      within(list).getByRole('button', { name: 'Load the signature: Deposit 25 ADA' }),
     );
     await waitFor(() => expect(run).toHaveBeenCalledOnce());
     // The dialog gets the operation as main holds it now.
@@ -295,7 +295,7 @@ describe('Funds', () => {
     // Sent or expired meanwhile: said in words, no dialog.
     listed = [];
     await fireEvent.click(
-      within(list).getByRole('button', { name: 'Load the signed file: Deposit 25 ADA' }),
+      within(list).getByRole('button', { name: 'Load the signature: Deposit 25 ADA' }),
     );
     await waitFor(() => expect(run).toHaveBeenCalledTimes(2));
     expect(opened).toMatchObject({

@@ -99,7 +99,9 @@ describe('Sign a transaction file', () => {
     const panel = await show(main);
     await choose(panel);
     await waitFor(() =>
-      expect(main.callsTo('offline:readTransactionFile')).toEqual([{ file: FILE_TEXT }]),
+      expect(main.callsTo('offline:readTransactionFile')).toEqual([
+        { file: FILE_TEXT, medium: 'file' },
+      ]),
     );
     await panel.findByText('A Cardano test network (test coins)');
     const where = within(panel.getByRole('region', { name: 'Where it goes' }));
@@ -137,6 +139,29 @@ describe('Sign a transaction file', () => {
     expect(text(done)).toContain('Carry this file to the computer that prepared the deposit');
     expect(panel.queryByLabelText('Spending password')).toBeNull();
     expect(panel.getByTitle(TX_ID)).toBeTruthy();
+  });
+
+  it('signs for the camera: the signature as a QR code, nothing saved, the password gone', async () => {
+    const witness = `${JSON.stringify({ type: 'TxWitness ConwayEra', description: '', cborHex: `8200825820${'11'.repeat(32)}5840${'22'.repeat(64)}` })}\n`;
+    const main = fakeMain({
+      'offline:readTransactionFile': () => reading(),
+      'offline:signTransaction': () => ({ witness }),
+    });
+    const panel = await show(main);
+    await choose(panel);
+    await panel.findByText('A Cardano test network (test coins)');
+    await fireEvent.input(panel.getByLabelText('Spending password'), {
+      target: { value: 'my spending password' },
+    });
+    await fireEvent.click(panel.getByRole('button', { name: 'Sign and show QR code' }));
+    const code = await panel.findByRole('figure', { name: 'QR code of the signature' });
+    expect(within(code).getByRole('img', { name: 'QR code' })).toBeTruthy();
+    expect(main.callsTo('offline:signTransaction')).toEqual([
+      { file: FILE_TEXT, password: 'my spending password', medium: 'file' },
+    ]);
+    expect(main.callsTo('offline:signTransactionFile')).toEqual([]);
+    expect(text(panel.getByRole('status'))).toContain('choose “Scan the signature’s QR code”');
+    expect(panel.queryByLabelText('Spending password')).toBeNull();
   });
 
   it('shows the refusals and asks for no password', async () => {

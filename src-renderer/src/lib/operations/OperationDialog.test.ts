@@ -202,13 +202,43 @@ describe('the confirmation dialog', () => {
       {
         operationId: prepared.operationId,
         signedFile: '{"type":"TxWitness ConwayEra","cborHex":"00"}',
+        medium: 'file',
       },
       {
         operationId: prepared.operationId,
         signedFile: '{"type":"TxWitness ConwayEra","cborHex":"01"}',
+        medium: 'file',
       },
     ]);
     expect(main.callsTo('operations:confirm')).toEqual([]);
+  });
+
+  it('shows a watch-only wallet’s transaction as QR codes for the offline device’s camera', async () => {
+    const prepared = preparedDeposit({ offline: true, needsPassword: false });
+    const { dialog, main } = await open(prepared);
+    const cborHex = 'ab'.repeat(500);
+    main.handle('operations:unsignedTransaction', () => ({
+      envelope: JSON.stringify({ type: 'Tx ConwayEra', description: '', cborHex }),
+    }));
+    const view = within(dialog);
+    expect(view.queryByRole('button', { name: 'Keep for later' })).toBeNull();
+    await fireEvent.click(view.getByRole('button', { name: 'Show QR codes' }));
+    const codes = await view.findByRole('figure', {
+      name: 'QR codes of the deposit’s transaction',
+    });
+    expect(within(codes).getByText('Code 1 of 3')).toBeTruthy();
+    expect(main.callsTo('operations:unsignedTransaction')).toEqual([
+      { operationId: prepared.operationId },
+    ]);
+    // Handed out: it may wait for its signature while the trader is at the offline device.
+    expect(view.getByRole('button', { name: 'Keep for later' })).toBeTruthy();
+    expect(view.queryByRole('button', { name: 'Show QR codes' })).toBeNull();
+    // This test's DOM has no camera: scanning says so, in words, and a file is still offered.
+    await fireEvent.click(view.getByRole('button', { name: 'Scan the signature’s QR code' }));
+    expect((await view.findByRole('alert')).textContent).toBe(
+      'This computer offers Countersign no camera. Use a file instead.',
+    );
+    expect(view.getByLabelText(/Load the signed file/)).toBeTruthy();
   });
 
   it('once saved, can be kept for later: the dialog closes and nothing is discarded', async () => {
@@ -231,7 +261,7 @@ describe('the confirmation dialog', () => {
     const view = within(dialog);
     expect(
       view.getByRole('region', { name: 'Sign it on your offline device' }).textContent,
-    ).toContain('It was saved earlier');
+    ).toContain('It was handed out earlier');
     expect(view.getByRole('button', { name: 'Keep for later' })).toBeTruthy();
     expect(view.getByRole('button', { name: 'Discard' })).toBeTruthy();
   });

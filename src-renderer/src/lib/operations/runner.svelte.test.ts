@@ -76,13 +76,14 @@ describe('OperationRunner', () => {
     });
     const outcome = runner.run(async () => ({ ok: true, value: prepared }));
     await until(() => runner.dialog?.phase === 'review');
-    runner.submitSigned('{"signed":1}', []);
+    runner.submitSigned({ text: '{"signed":1}', medium: 'qr' }, []);
     expect(await outcome).toMatchObject({ operationId: OPERATION_ID });
     expect(requestUnlock).toHaveBeenCalledOnce();
-    // The same file, sent again once unlocked: the trader did not have to choose it again.
+    // The same signature (here scanned from a QR code), sent again once unlocked: the trader did
+    // not have to scan it again.
     expect(main.callsTo('operations:submitSigned')).toEqual([
-      { operationId: OPERATION_ID, signedFile: '{"signed":1}' },
-      { operationId: OPERATION_ID, signedFile: '{"signed":1}' },
+      { operationId: OPERATION_ID, signedFile: '{"signed":1}', medium: 'qr' },
+      { operationId: OPERATION_ID, signedFile: '{"signed":1}', medium: 'qr' },
     ]);
   });
 
@@ -99,7 +100,7 @@ describe('OperationRunner', () => {
       value: preparedDeposit({ offline: true, needsPassword: false }),
     }));
     await until(() => runner.dialog?.phase === 'review');
-    runner.submitSigned('{"signed":1}', []);
+    runner.submitSigned({ text: '{"signed":1}', medium: 'file' }, []);
     await until(() => runner.dialog?.fileError !== null);
     expect(runner.dialog).toMatchObject({
       phase: 'review',

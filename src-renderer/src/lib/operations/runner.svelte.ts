@@ -1,11 +1,13 @@
 import type { Api } from '../../../../src-shared/contract';
 import {
   OperationProgress as OperationProgressSchema,
+  MAX_TRANSACTION_FILE_CHARS,
   PreparedOperation as PreparedOperationSchema,
   type OperationKind,
   type OperationResult,
   type OperationStep,
   type PreparedOperation,
+  type TransferMedium,
 } from '../../../../src-shared/contract/operations';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { z } from 'zod';
@@ -58,7 +60,7 @@ export interface BackgroundOperation {
 
 type Decision =
   | { kind: 'confirm'; password?: string; acceptedWarnings: string[] }
-  | { kind: 'submit-signed'; signedFile: string; acceptedWarnings: string[] }
+  | { kind: 'submit-signed'; signed: SignedContent; acceptedWarnings: string[] }
   | { kind: 'cancel' }
   | { kind: 'keep' }
   | { kind: 'rebuild' };
@@ -67,6 +69,17 @@ const ORDER_KINDS: readonly OperationKind[] = ['place-order', 'cancel-order'];
 
 /** Main's answer to saving a transaction for the offline device. */
 const SavedFile = z.object({ fileName: z.string().min(1).max(500) }).nullable();
+/** Main's answer to handing it out as text (for QR codes). */
+const Unsigned = z.object({ envelope: z.string().min(1).max(MAX_TRANSACTION_FILE_CHARS) });
+
+/** What the offline device signed, as it came back: a file's text, or a QR code's. */
+export interface SignedContent {
+  text: string;
+  medium: TransferMedium;
+}
+
+const UNREADABLE_ANSWER =
+  'The main process answered something Countersign cannot read. Restart the app and try again.';
 
 /** The dialog showing a freshly prepared operation, with nothing typed or chosen yet. */
 const reviewOf = (prepared: PreparedOperation): DialogState => ({
@@ -161,9 +174,9 @@ export class OperationRunner {
     });
   }
 
-  /** A watch-only wallet's operation: sends it with the offline device's signed file (its text). */
-  submitSigned(signedFile: string, acceptedWarnings: string[]): void {
-    this.decide?.({ kind: 'submit-signed', signedFile, acceptedWarnings });
+  /** A watch-only wallet's operation: sends it with the offline device's signature. */
+  submitSigned(signed: SignedContent, acceptedWarnings: string[]): void {
+    this.decide?.({ kind: 'submit-signed', signed, acceptedWarnings });
   }
 
   /**
@@ -182,11 +195,26 @@ export class OperationRunner {
     const parsed = SavedFile.safeParse(saved.value);
     return parsed.success
       ? { ok: true, fileName: parsed.data?.fileName ?? null }
-      : {
-          ok: false,
-          message:
-            'The main process answered something Countersign cannot read. Restart the app and try again.',
-        };
+      : { ok: false, message: UNREADABLE_ANSWER };
+  }
+
+  /**
+   * The operation in the dialog as a text envelope, to show as QR codes for the offline device
+   * to scan; or what went wrong.
+   */
+  async showForOfflineSigning(): Promise<
+    { ok: true; envelope: string } | { ok: false; message: string }
+  > {
+    const prepared = this.dialog?.prepared;
+    if (!prepared) return { ok: false, message: 'There is no operation to show.' };
+    const answer = await this.deps.api.operations.unsignedTransaction({
+      operationId: prepared.operationId,
+    });
+    if (!answer.ok) return { ok: false, message: answer.error.message };
+    const parsed = Unsigned.safeParse(answer.value);
+    return parsed.success
+      ? { ok: true, envelope: parsed.data.envelope }
+      : { ok: false, message: UNREADABLE_ANSWER };
   }
 
   cancel(): void {
@@ -310,7 +338,8 @@ export class OperationRunner {
           decision.kind === 'submit-signed'
             ? await this.deps.api.operations.submitSigned({
                 operationId: prepared.operationId,
-                signedFile: decision.signedFile,
+                signedFile: decision.signed.text,
+                medium: decision.signed.medium,
                 ...accepted,
               })
             : await this.deps.api.operations.confirm({
