@@ -153,7 +153,7 @@ test('a watch-only wallet deposits through its offline device: save the transact
   // Back with the signature: the same dialog, the transaction read again, saved earlier.
   await waiting.getByRole('button', { name: 'Load the signature: Deposit 25 ADA' }).click();
   await expect(dialog.getByTestId('intent-check')).toContainText('Matches what you asked');
-  await expect(steps).toContainText('It was saved earlier');
+  await expect(steps).toContainText('It was handed out earlier');
 
   // A file signed with another key: said under the field, and another can be chosen.
   const input = steps.getByLabel(/Load the signed file/);
