@@ -283,12 +283,22 @@ export class FundsService {
     try {
       const account = await this.#walletContext(connection);
       const client = await connection.client(this.deps.apiKey());
-      const coins = await connection.chain().utxosAt(account.baseAddress);
+      const walletCoins = await connection.chain().utxosAt(account.baseAddress);
+      // Coins a deposit waiting for its offline signature spends are not spent twice.
+      const waiting = this.deps.operations.heldCoins(connection);
+      const coins = walletCoins.filter((u) => !waiting.has(refOf(u)));
       let inputs: InputUtxo[];
       if (request.utxos) {
         const byId = new Map(coins.map((u) => [refOf(u), u]));
         inputs = request.utxos.map((id) => {
           const coin = byId.get(id);
+          const holder = waiting.get(id);
+          if (holder) {
+            throw new AppError(
+              ErrorCode.InvalidInput,
+              `The coin ${id.slice(0, 10)}…${id.slice(-4)} is spent by “${holder}”, which waits for its signature (Funds › Waiting for a signature). Choose another coin, or send or discard that one first.`,
+            );
+          }
           if (!coin) {
             throw new AppError(
               ErrorCode.InvalidInput,
@@ -309,7 +319,17 @@ export class FundsService {
       } else {
         if (!rules.l1Fee)
           throw new AppError(ErrorCode.Network, 'The exchange’s fee parameters are unknown.');
-        inputs = await selectCoins(coins, amounts, account.baseAddress, rules.l1Fee);
+        try {
+          inputs = await selectCoins(coins, amounts, account.baseAddress, rules.l1Fee);
+        } catch (error) {
+          if (waiting.size === 0 || !(error instanceof AppError)) throw error;
+          const holders = [...new Set(waiting.values())].map((t) => `“${t}”`).join(', ');
+          throw new AppError(
+            ErrorCode.InvalidInput,
+            `${error.message} Some of your wallet’s coins are spent by ${holders}, which waits for its signature (Funds › Waiting for a signature): send or discard it to use them.`,
+            { cause: error },
+          );
+        }
       }
       const { txHex } = await client.buildDeposit({
         amounts: [...amounts].map(([unit, quantity]) => ({ unit, quantity })),

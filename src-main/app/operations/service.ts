@@ -336,6 +336,24 @@ export class OperationsService {
       .map((p) => this.#shown(p));
   }
 
+  /**
+   * The wallet coins (`txId#index`) that deposits handed to the offline device spend, with the
+   * title of the one holding each: a second deposit built on one of them would be refused once
+   * the first is sent (or the first, if the second went first). Held until sent, discarded or
+   * expired.
+   */
+  heldCoins(connection: Connection): Map<string, string> {
+    const now = this.#now();
+    const held = new Map<string, string>();
+    for (const p of this.#prepared.values()) {
+      if (!p.exported || p.intent.kind !== 'deposit' || p.connection.key !== connection.key)
+        continue;
+      if (p.expiresAt !== null && p.expiresAt <= now) continue;
+      for (const coin of p.intent.inputs.keys()) held.set(coin, p.title);
+    }
+    return held;
+  }
+
   discard(operationId: string): null {
     const prepared = this.#prepared.get(operationId);
     if (prepared) {

@@ -212,6 +212,41 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     expect(freeAda(before) - freeAda(after)).toBeCloseTo(6, 6);
   });
 
+  it('a deposit waiting for its signature holds its coins: another deposit does not spend them', async () => {
+    const first = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+    });
+    const coins = first.summary.inputs.map((i) => i.id);
+    expect(coins.length).toBeGreaterThan(0);
+    // Before it is handed out, the dialog is open and nothing else is built meanwhile.
+    await exported(first.operationId);
+
+    // The wallet's one coin is spent by the waiting deposit: said, with where to find it.
+    const auto = await world.refused('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+    });
+    expect(auto.code).toBe(ErrorCode.InvalidInput);
+    expect(auto.message).toMatch(
+      /Some of your wallet’s coins are spent by “Deposit 20 ADA”, which waits for its signature \(Funds › Waiting for a signature\)/,
+    );
+    const chosen = await world.refused('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+      utxos: coins,
+    });
+    expect(chosen.message).toMatch(
+      /is spent by “Deposit 20 ADA”, which waits for its signature .* Choose another coin, or send or discard that one first\./,
+    );
+
+    // Discarded, its coins are free again.
+    await call('operations:discard', { operationId: first.operationId });
+    const again = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '20' }],
+      utxos: coins,
+    });
+    expect(again.summary.inputs.map((i) => i.id)).toEqual(coins);
+    await call('operations:discard', { operationId: again.operationId });
+  });
+
   it('an unreadable file says what to choose and leaves the operation waiting', async () => {
     const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
       amounts: [{ unit: 'lovelace', amount: '20' }],
