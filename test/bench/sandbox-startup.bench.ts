@@ -5,13 +5,21 @@
  * - an aged data folder (BENCH_AGED_ORDERS orders, 100,000 by default, placed and filled through
  *   the sandbox's own state machine, journaled and compacted as in use): its size on disk, the
  *   time to the first line, and how long a page of history and a new order take there.
- * Prints one JSON line per figure.
+ * Prints one JSON line per figure. BENCH_AGED_DIR=<folder> keeps the aged folder for the next run.
  */
 import { Cardano, Serialization } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -119,11 +127,18 @@ try {
 
 // ---- aged: many orders placed, filled and archived through the state machine ----
 await Crypto.ready();
-const aged = join(work, 'aged');
+// BENCH_AGED_DIR keeps the aged folder (and its traders' API keys beside it) for the next run,
+// which starts from it instead of generating it again (some ten minutes on two cores).
+const keep = process.env.BENCH_AGED_DIR;
+const aged = keep ?? join(work, 'aged');
+const keysFile = `${aged}.keys.json`;
+const reuse = keep !== undefined && existsSync(keysFile);
 const TRADERS = 32;
-const apiKeys = Array.from({ length: TRADERS }, () => randomBytes(16).toString('hex'));
+const apiKeys: string[] = reuse
+  ? (JSON.parse(readFileSync(keysFile, 'utf8')) as string[])
+  : Array.from({ length: TRADERS }, () => randomBytes(16).toString('hex'));
 const generated = performance.now();
-{
+if (!reuse) {
   const core = await SandboxCore.open(aged, 1, {});
   // Enterprise testnet addresses of two traders' key hashes.
   const address = (i: number) =>
@@ -199,12 +214,13 @@ const generated = performance.now();
     );
   }
   await core.close();
+  if (keep) writeFileSync(keysFile, JSON.stringify(apiKeys));
+  report('sandbox.aged.generate_s', {
+    value: round((performance.now() - generated) / 1000),
+    unit: 's',
+    orders: AGED_ORDERS,
+  });
 }
-report('sandbox.aged.generate_s', {
-  value: round((performance.now() - generated) / 1000),
-  unit: 's',
-  orders: AGED_ORDERS,
-});
 const sizes = Object.fromEntries(
   readdirSync(aged).map((name) => [
     name.replace(/-[0-9a-f]{16}/, ''),
