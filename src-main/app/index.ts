@@ -249,7 +249,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit,
     saveFile,
   });
-  const operations = new OperationsService({
+  const operations: OperationsService = new OperationsService({
     network,
     signer,
     saveFile,
@@ -257,6 +257,10 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
     emit,
     logger: config.logger,
     apiKey,
+    // What waits for an offline signature is kept with the deposits and withdrawals on their way.
+    handedOut: (operationId, waiting): Promise<void> => funds.handedOut(operationId, waiting),
+    released: (operationId): Promise<void> => funds.released(operationId),
+    restoreWaiting: (): Promise<void> => funds.restoreWaiting(),
     afterChange: (result) => {
       orders.invalidate();
       if (result.txHash && (result.kind === 'deposit' || result.kind === 'withdrawal')) {
@@ -285,7 +289,7 @@ export const createAppServices = async (config: AppConfig): Promise<AppServices>
       return address;
     },
   });
-  const funds = new FundsService({
+  const funds: FundsService = new FundsService({
     network,
     book,
     signer,

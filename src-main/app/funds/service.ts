@@ -24,7 +24,7 @@ import { assetOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService, ToReview } from '../operations/service';
 import { selectCoins } from './coin-selection';
-import type { Expected, PendingFundsStore, PendingState, Tracked } from './pending-store';
+import type { Expected, PendingFundsStore, PendingState, Tracked, Waiting } from './pending-store';
 
 export interface FundsDeps {
   network: NetworkService;
@@ -103,6 +103,8 @@ export class FundsService {
   #loading: Promise<PendingState> | undefined;
   /** Deposits and withdrawals sent and not yet written down (see `flush`). */
   readonly #tracking = new Set<Promise<void>>();
+  /** What waited for a signature, brought back this run: by `network|wallet`. */
+  readonly #restoring = new Map<string, Promise<boolean>>();
 
   constructor(private readonly deps: FundsDeps) {}
 
@@ -123,9 +125,9 @@ export class FundsService {
     const state: PendingState = store
       ? await store.load().catch((error: unknown) => {
           this.deps.logger?.warn('could not read the deposits and withdrawals on their way', error);
-          return { pending: [], expected: new Map() };
+          return { pending: [], expected: new Map(), waiting: new Map() };
         })
-      : { pending: [], expected: new Map() };
+      : { pending: [], expected: new Map(), waiting: new Map() };
     // A wallet removed in an earlier run (or while the file could not be written) leaves nothing
     // behind: its entries would never be shown again, nor settled.
     const known = await this.deps.book.list().then(
@@ -284,6 +286,7 @@ export class FundsService {
       const account = await this.#walletContext(connection);
       const client = await connection.client(this.deps.apiKey());
       const walletCoins = await connection.chain().utxosAt(account.baseAddress);
+      await this.restoreWaiting();
       // Coins a deposit waiting for its offline signature spends are not spent twice.
       const waiting = this.deps.operations.heldCoins(connection);
       const coins = walletCoins.filter((u) => !waiting.has(refOf(u)));
@@ -479,11 +482,100 @@ export class FundsService {
   async #expect(operationId: string, expected: Expected): Promise<void> {
     const state = await this.#loaded();
     state.expected.set(operationId, expected);
-    for (const oldest of state.expected.keys()) {
-      if (state.expected.size <= MAX_EXPECTED) break;
+    // Never one at the offline device: it is what that one's signature will be followed by.
+    const droppable = [...state.expected.keys()].filter((id) => !state.waiting.has(id));
+    for (const oldest of droppable.slice(0, Math.max(0, state.expected.size - MAX_EXPECTED))) {
       state.expected.delete(oldest);
     }
     await this.#save();
+  }
+
+  /**
+   * A watch-only wallet's deposit or withdrawal was handed to its offline device: it is kept on
+   * disk, to wait for its signature after a restart as well.
+   */
+  async handedOut(operationId: string, waiting: Waiting): Promise<void> {
+    const state = await this.#loaded();
+    if (!state.expected.has(operationId)) return;
+    state.waiting.set(operationId, waiting);
+    await this.#save();
+  }
+
+  /** One handed out was discarded: it waits no more. */
+  async released(operationId: string): Promise<void> {
+    const state = await this.#loaded();
+    if (state.waiting.delete(operationId)) await this.#save();
+  }
+
+  /**
+   * After a restart (or on coming back to the wallet or network), what the active watch-only
+   * wallet had handed to its offline device is read and checked against what was asked again,
+   * and waits for its signature as it did; what has expired is dropped. Once per wallet and
+   * network a run, unless it could not be checked (the exchange or the chain unreachable).
+   */
+  async restoreWaiting(): Promise<void> {
+    const state = await this.#loaded();
+    if (state.waiting.size === 0) return;
+    const connection = await this.deps.network.connection();
+    const account = await this.#walletContext(connection).catch(() => null);
+    if (!account) return;
+    const key = `${connection.key}|${account.wallet.id}`;
+    let restoring = this.#restoring.get(key);
+    if (!restoring) {
+      restoring = this.#restore(state, connection, account);
+      this.#restoring.set(key, restoring);
+    }
+    if (!(await restoring)) this.#restoring.delete(key);
+  }
+
+  /** True when everything waiting for this wallet and network is back. */
+  async #restore(
+    state: PendingState,
+    connection: Connection,
+    account: TradingAccount,
+  ): Promise<boolean> {
+    const now = this.#now();
+    let changed = false;
+    let complete = true;
+    for (const [id, waiting] of [...state.waiting]) {
+      const expected = state.expected.get(id);
+      if (!expected || waiting.expiresAt <= now) {
+        state.waiting.delete(id);
+        changed = true;
+        continue;
+      }
+      if (expected.network !== connection.key || expected.walletId !== account.wallet.id) continue;
+      if (account.wallet.kind !== 'watch-only' || this.deps.operations.has(id)) continue;
+      try {
+        const rules = await connection.rules();
+        await this.deps.operations.review(
+          { id, title: expected.title },
+          {
+            connection,
+            txHex: waiting.txHex,
+            intent: waiting.intent,
+            profile: signingProfile(connection, account, rules),
+            kind: expected.kind,
+            title: expected.title,
+            keys: {
+              operationKeyHash: account.wallet.operationKeyHash,
+              paymentKeyHash: account.paymentKeyHash,
+            },
+            offline: true,
+            orderId: null,
+            cancelsOrderId: null,
+            ttlSeconds: (waiting.expiresAt - now) / 1000,
+            expiresAt: waiting.expiresAt,
+          },
+          { handedOut: true },
+        );
+      } catch (error) {
+        complete = false;
+        this.deps.logger?.warn('could not check again what waits for an offline signature', error);
+      }
+    }
+    if (changed) await this.#save();
+    return complete;
   }
 
   /**
@@ -501,6 +593,7 @@ export class FundsService {
     const expected = state.expected.get(operationId);
     if (!expected) return;
     state.expected.delete(operationId);
+    state.waiting.delete(operationId);
     const now = this.#now();
     state.pending.push({
       ...expected,

@@ -4,9 +4,9 @@ import type { OperationsService } from './service';
 export const operationsHandlers = (operations: OperationsService): Handlers['operations'] => ({
   confirm: (request) => operations.confirm(request),
   exportUnsigned: ({ operationId }) => operations.exportUnsigned(operationId),
-  unsignedTransaction: async ({ operationId }) => operations.unsignedTransaction(operationId),
+  unsignedTransaction: ({ operationId }) => operations.unsignedTransaction(operationId),
   submitSigned: (request) => operations.submitSigned(request),
-  awaitingSignature: async () => operations.awaitingSignature(),
+  awaitingSignature: () => operations.awaitingSignature(),
   discard: async ({ operationId }) => operations.discard(operationId),
   pending: () => operations.pending(),
   resolve: (request) => operations.resolve(request),

@@ -67,6 +67,8 @@ export interface ToReview {
   cancelsOrderId: string | null;
   /** How long the exchange keeps this build valid. */
   ttlSeconds: number;
+  /** When it stops being valid, for one built earlier (instead of `ttlSeconds` from now). */
+  expiresAt?: number;
 }
 
 interface Prepared extends Built {
@@ -122,6 +124,18 @@ export interface OperationsDeps {
   saveFile: SaveFile;
   /** Called after an operation landed, so balances and orders refresh at once. */
   afterChange?: (result: OperationResult) => void;
+  /**
+   * A watch-only wallet's deposit or withdrawal was handed to its offline device (saved, or shown
+   * as QR codes): kept on disk to wait for its signature after a restart too.
+   */
+  handedOut?: (
+    operationId: string,
+    waiting: { txHex: string; intent: FundsIntent; expiresAt: number },
+  ) => Promise<void>;
+  /** One handed out was discarded: it waits no more. */
+  released?: (operationId: string) => Promise<void>;
+  /** Brings back, checked again, what waited for its signature before a restart. */
+  restoreWaiting?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -184,9 +198,11 @@ export class OperationsService {
   async review(
     operation: { id: string; title: string },
     request: ToReview,
+    /** Brought back after a restart, handed out to the offline device before it. */
+    options: { handedOut?: boolean } = {},
   ): Promise<PreparedOperation> {
-    const { keys, orderTerms, ttlSeconds, ...built } = request;
-    const expiresAt = this.#now() + ttlSeconds * 1000;
+    const { keys, orderTerms, ttlSeconds, expiresAt: until, ...built } = request;
+    const expiresAt = until ?? this.#now() + ttlSeconds * 1000;
     const recorded = isTrade(request.kind)
       ? this.#recordBuilt(operation, request, expiresAt)
       : undefined;
@@ -216,6 +232,7 @@ export class OperationsService {
         expiresAt,
       },
       review.report.differences.length ? undefined : recorded,
+      options,
     );
   }
 
@@ -283,8 +300,14 @@ export class OperationsService {
     operation: { id: string },
     built: Built,
     recorded?: Prepared['recorded'],
+    options: { handedOut?: boolean } = {},
   ): PreparedOperation {
-    const prepared: Prepared = { ...built, id: operation.id, recorded };
+    const prepared: Prepared = {
+      ...built,
+      id: operation.id,
+      recorded,
+      ...(options.handedOut ? { exported: true } : {}),
+    };
     // An abandoned dialog (a window reloaded while it was open) does not keep its transaction
     // forever: what has expired goes first, and past MAX_WAITING the oldest. Never one just
     // prepared and about to be confirmed, as a fixed handful would in a burst of operations.
@@ -304,7 +327,8 @@ export class OperationsService {
       else if (oldest) this.#forget(oldest);
     }
     this.#prepared.set(prepared.id, prepared);
-    this.progress(prepared, 'awaiting-confirmation');
+    // One brought back after a restart waits quietly in Funds, as it did before.
+    if (!options.handedOut) this.progress(prepared, 'awaiting-confirmation');
     return this.#shown(prepared);
   }
 
@@ -329,7 +353,8 @@ export class OperationsService {
    * A watch-only wallet's deposits and withdrawals saved for the offline device and not sent yet,
    * still valid, oldest first: the trader may close the dialog meanwhile and come back to each.
    */
-  awaitingSignature(): PreparedOperation[] {
+  async awaitingSignature(): Promise<PreparedOperation[]> {
+    await this.#restoreWaiting();
     const now = this.#now();
     return [...this.#prepared.values()]
       .filter((p) => p.exported && (p.expiresAt === null || p.expiresAt > now))
@@ -354,9 +379,39 @@ export class OperationsService {
     return held;
   }
 
+  /** Whether an operation is prepared and held here. */
+  has(operationId: string): boolean {
+    return this.#prepared.has(operationId);
+  }
+
+  /** What waited for its signature before a restart; a failure to read it is logged, not thrown. */
+  async #restoreWaiting(): Promise<void> {
+    await this.deps.restoreWaiting?.().catch((error: unknown) => {
+      this.deps.logger.warn('could not bring back what waits for an offline signature', error);
+    });
+  }
+
+  /** Marks a watch-only wallet's operation handed to its offline device, and keeps it on disk. */
+  async #handOut(prepared: Prepared): Promise<void> {
+    if (prepared.exported) return;
+    prepared.exported = true;
+    if (prepared.intent.kind !== 'deposit' && prepared.intent.kind !== 'withdrawal') return;
+    await this.deps
+      .handedOut?.(prepared.id, {
+        txHex: prepared.txHex,
+        intent: prepared.intent,
+        expiresAt: prepared.expiresAt ?? this.#now() + 3 * 3_600_000,
+      })
+      .catch((error: unknown) => {
+        // It still waits in this run; only a restart would lose it.
+        this.deps.logger.warn('could not keep on disk what waits for an offline signature', error);
+      });
+  }
+
   discard(operationId: string): null {
     const prepared = this.#prepared.get(operationId);
     if (prepared) {
+      if (prepared.exported) void this.deps.released?.(prepared.id);
       this.#forget(prepared);
       this.progress(prepared, 'discarded');
     }
@@ -407,7 +462,7 @@ export class OperationsService {
       envelope,
       'transaction',
     );
-    if (saved) prepared.exported = true;
+    if (saved) await this.#handOut(prepared);
     return saved;
   }
 
@@ -415,9 +470,9 @@ export class OperationsService {
    * Hands it out as text, for the renderer to show as QR codes that the offline device scans:
    * from then on it waits for its signature as a saved one does.
    */
-  unsignedTransaction(operationId: string): { envelope: string } {
+  async unsignedTransaction(operationId: string): Promise<{ envelope: string }> {
     const { prepared, envelope } = this.#unsigned(operationId);
-    prepared.exported = true;
+    await this.#handOut(prepared);
     return { envelope };
   }
 
@@ -433,6 +488,7 @@ export class OperationsService {
     medium?: Medium | undefined;
     acceptedWarnings?: string[] | undefined;
   }): Promise<OperationResult> {
+    if (!this.#prepared.has(request.operationId)) await this.#restoreWaiting();
     this.#offlineOperation(request.operationId);
     return this.#confirm(request, readSignedFile(request.signedFile, request.medium));
   }
@@ -443,7 +499,7 @@ export class OperationsService {
     if (!prepared) {
       throw new AppError(
         ErrorCode.NotFound,
-        'This operation is no longer waiting (it was confirmed, discarded, replaced, or Countersign was restarted). Start it again.',
+        'This operation is no longer waiting (it was sent, discarded, replaced, or it expired). Start it again.',
       );
     }
     if (!prepared.offline || (prepared.kind !== 'deposit' && prepared.kind !== 'withdrawal')) {

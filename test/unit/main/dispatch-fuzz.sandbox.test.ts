@@ -146,13 +146,15 @@ describe('prototype names sent to the exchange-backed channels, with an exchange
     console.info(`prototype-name fuzz with a sandbox ${JSON.stringify(tally)}`);
     expect(fuzzed.length).toBeGreaterThan(20);
     expect(tally.channels).toBe(fuzzed.length);
-    // Deep enough: the unfuzzed requests reach the services, which mostly answer them (the rest
-    // are their own verdicts in words: no balance, nothing to export, no such operation).
+    // Deep enough: every unfuzzed request passes the boundary and reaches its service, which
+    // mostly answers it (the rest are its own verdicts in words: no balance, nothing to export,
+    // no such operation).
     const answered = Object.values(baseAnswers);
     expect(answered.filter((a) => a.startsWith('INTERNAL'))).toEqual([]);
-    expect(answered.filter((a) => a === 'OK').length).toBeGreaterThanOrEqual(
-      (2 * fuzzed.length) / 3,
-    );
+    expect(
+      Object.entries(baseAnswers).filter(([, a]) => a.includes('The request was not accepted')),
+    ).toEqual([]);
+    expect(answered.filter((a) => a === 'OK').length).toBeGreaterThanOrEqual(fuzzed.length / 2);
     expect(findings).toEqual([]);
     expect(tally.internal).toBe(0);
     expect(tally.wrongAnswers).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,7 +50,54 @@ const state = (): PendingState => ({
       },
     ],
   ]),
+  waiting: new Map([
+    [
+      'op-2',
+      {
+        txHex: '84a4'.repeat(40),
+        expiresAt: Date.parse('2026-11-26T10:00:00.000Z'),
+        intent: {
+          kind: 'deposit',
+          amounts: new Map([['lovelace', 20_000_000n]]),
+          inputs: new Map([
+            [
+              `${'cd'.repeat(32)}#1`,
+              {
+                address: 'addr_test1qqy6abc',
+                amounts: new Map([
+                  ['lovelace', 9_999_000_000n],
+                  [USDM, 10_000_000_000n],
+                ]),
+              },
+            ],
+          ]),
+        },
+      },
+    ],
+    [
+      'op-3',
+      {
+        txHex: '84a5'.repeat(40),
+        expiresAt: Date.parse('2026-11-26T11:00:00.000Z'),
+        intent: {
+          kind: 'withdrawal',
+          amounts: new Map([['lovelace', 5_000_000n]]),
+          statedFeeLovelace: 1_000_000n,
+        },
+      },
+    ],
+  ]),
 });
+
+/** Maps and bigints as plain values, for a deep comparison. */
+const flat = (value: unknown): unknown =>
+  value instanceof Map
+    ? [...value].map(([k, v]) => [k, flat(v)])
+    : typeof value === 'bigint'
+      ? value.toString()
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, flat(v)]))
+        : value;
 
 /** The state as plain values: amounts exact, decimals as their exact text. */
 const plain = (s: PendingState) => ({
@@ -65,6 +112,7 @@ const plain = (s: PendingState) => ({
     amounts: [...e.amounts].map(([u, q]) => [u, q.toString()]),
     totalBefore: [...e.totalBefore].map(([u, t]) => [u, t.toFixed()]),
   })),
+  waiting: flat(s.waiting),
 });
 
 describe('the deposits and withdrawals on their way, on disk', () => {
@@ -74,6 +122,32 @@ describe('the deposits and withdrawals on their way, on disk', () => {
     expect(plain(loaded)).toEqual(plain(state()));
     expect(loaded.pending[0]?.amounts.get('lovelace')).toBe(120_500_000n);
     expect(loaded.pending[0]?.totalBefore.get('lovelace')?.eq('2000.123456')).toBe(true);
+  });
+
+  it('keep what waits for an offline signature: the transaction and exactly what was asked', async () => {
+    await new PendingFundsStore(dataDir).save(state());
+    const loaded = await new PendingFundsStore(dataDir).load();
+    const deposit = loaded.waiting.get('op-2');
+    expect(deposit?.intent.kind === 'deposit' && [...deposit.intent.inputs.keys()]).toEqual([
+      `${'cd'.repeat(32)}#1`,
+    ]);
+    const withdrawal = loaded.waiting.get('op-3')?.intent;
+    expect(withdrawal?.kind === 'withdrawal' && withdrawal.statedFeeLovelace).toBe(1_000_000n);
+  });
+
+  it('read a file written before anything waited for a signature', async () => {
+    const file = join(dataDir, 'funds', 'pending.json');
+    await new PendingFundsStore(dataDir).save(state());
+    const { waiting: _, ...older } = JSON.parse(await readFile(file, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    await writeFile(file, JSON.stringify(older));
+    const store = new PendingFundsStore(dataDir);
+    const loaded = await store.load();
+    expect(loaded.pending).toHaveLength(1);
+    expect(loaded.waiting.size).toBe(0);
+    expect(store.notice()).toBeNull();
   });
 
   it('start empty on a first run', async () => {

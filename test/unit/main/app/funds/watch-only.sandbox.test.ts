@@ -261,6 +261,42 @@ describe('a watch-only wallet moving funds through its offline device', () => {
     expect(await call('operations:pending')).toEqual([]);
   });
 
+  it('what waits for its signature still does after the app is closed and opened again', async () => {
+    const prepared = await call<Serialized<PreparedOperation>>('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '12' }],
+    });
+    const file = await exported(prepared.operationId);
+    const before = await call<Serialized<FundsOverview>>('funds:overview');
+
+    world = await world.restart();
+    // Checked again and waiting, as before; the session starts locked.
+    expect(await call('operations:awaitingSignature')).toEqual([{ ...prepared, saved: true }]);
+    // Its coins are still held.
+    await call('session:unlock', { password: STRONG_PASSWORD });
+    const second = await world.refused('funds:prepareDeposit', {
+      amounts: [{ unit: 'lovelace', amount: '12' }],
+    });
+    expect(second.message).toMatch(/spent by “Deposit 12 ADA”, which waits for its signature/);
+
+    const result = await call<Serialized<OperationResult>>('operations:submitSigned', {
+      operationId: prepared.operationId,
+      signedFile: signedOffline(file),
+    });
+    expect(result.txHash).toBe(prepared.summary.txId);
+    expect(await call('operations:awaitingSignature')).toEqual([]);
+    // Followed until credited, like any deposit sent.
+    const credited = await world.until(
+      () => call<Serialized<FundsOverview>>('funds:overview'),
+      (o) => o.pending.length === 0 && freeAda(o) >= freeAda(before) + 12,
+      'the deposit to be credited',
+    );
+    expect(freeAda(credited) - freeAda(before)).toBeCloseTo(12, 6);
+
+    // Sent, it is not brought back by another restart.
+    world = await world.restart();
+    expect(await call('operations:awaitingSignature')).toEqual([]);
+  }, 60_000);
+
   it('only a watch-only wallet’s fund movements are saved to be signed elsewhere', async () => {
     const refused = await world.refused('operations:exportUnsigned', {
       operationId: crypto.randomUUID(),
