@@ -294,6 +294,12 @@ export class OperationsService {
   #forget(prepared: Prepared): void {
     this.#prepared.delete(prepared.id);
     this.#unrecord(prepared.recorded);
+    this.#release(prepared);
+  }
+
+  /** One handed to the offline device waits no more (discarded, failed, or signed: see the journal). */
+  #release(prepared: Prepared): void {
+    if (prepared.exported) void this.deps.released?.(prepared.id);
   }
 
   register(
@@ -411,7 +417,6 @@ export class OperationsService {
   discard(operationId: string): null {
     const prepared = this.#prepared.get(operationId);
     if (prepared) {
-      if (prepared.exported) void this.deps.released?.(prepared.id);
       this.#forget(prepared);
       this.progress(prepared, 'discarded');
     }
@@ -637,7 +642,9 @@ export class OperationsService {
       this.#failed(prepared, error);
       throw error;
     }
+    // Signed: from here the journal answers for it (and a crash brings it back as pending).
     this.#prepared.delete(prepared.id);
+    this.#release(prepared);
     try {
       this.#claim(signed.txId, prepared);
     } catch (error) {
