@@ -108,23 +108,39 @@ export function encodeSnapshot(body: unknown, generation: number): string {
 export function readSnapshot(dataDir: string): { generation: number; body: unknown } | null {
   const path = join(dataDir, SNAPSHOT_FILE);
   if (!existsSync(path)) return null;
-  const text = readFileSync(path, 'utf8');
-  const newline = text.indexOf('\n');
+  const file = readHashedFile(readFileSync(path));
   let header: { format?: unknown; version?: unknown; generation?: unknown; sha256?: unknown };
   try {
-    header = JSON.parse(text.slice(0, newline)) as typeof header;
+    header = JSON.parse(file.header) as typeof header;
   } catch {
     throw new DamagedFile(SNAPSHOT_FILE, 'its first line cannot be read');
   }
   if (header.format !== SNAPSHOT_FORMAT || header.version !== SNAPSHOT_VERSION) {
     throw new DamagedFile(SNAPSHOT_FILE, 'it is not a snapshot this sandbox can read');
   }
-  const bodyText = text.slice(newline + 1).replace(/\n$/, '');
-  const sha256 = createHash('sha256').update(bodyText).digest('hex');
-  if (sha256 !== header.sha256 || typeof header.generation !== 'number') {
+  if (file.sha256 !== header.sha256 || typeof header.generation !== 'number') {
     throw new DamagedFile(SNAPSHOT_FILE, 'its content does not match its checksum');
   }
-  return { generation: header.generation, body: JSON.parse(bodyText) as unknown };
+  return { generation: header.generation, body: JSON.parse(file.body()) as unknown };
+}
+
+/**
+ * A file of a header line and a body (a snapshot, an archive's index): the header's text, the
+ * SHA-256 of the body (without the file's last newline) and the body's text, read once. The hash
+ * is taken over the file's bytes as they are, not over the text decoded and encoded again: the
+ * start of a sandbox with a long history reads some ten megabytes this way.
+ */
+function readHashedFile(bytes: Buffer): { header: string; sha256: string; body: () => string } {
+  const newline = bytes.indexOf(0x0a);
+  const headerEnd = newline < 0 ? bytes.length : newline;
+  let end = bytes.length;
+  if (end > headerEnd + 1 && bytes[end - 1] === 0x0a) end--;
+  const body = bytes.subarray(Math.min(headerEnd + 1, end), end);
+  return {
+    header: bytes.toString('utf8', 0, headerEnd),
+    sha256: createHash('sha256').update(body).digest('hex'),
+    body: () => body.toString('utf8'),
+  };
 }
 
 /**
@@ -166,25 +182,24 @@ export function readArchiveIndex(
   name: string,
   epoch: string,
 ): ArchiveIndex | null {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(dataDir, name), 'utf8');
+    bytes = readFileSync(join(dataDir, name));
   } catch {
     return null;
   }
   try {
-    const newline = text.indexOf('\n');
-    const header = JSON.parse(text.slice(0, newline)) as Record<string, unknown>;
-    const body = text.slice(newline + 1).replace(/\n$/, '');
+    const file = readHashedFile(bytes);
+    const header = JSON.parse(file.header) as Record<string, unknown>;
     if (
       header.format !== INDEX_FORMAT ||
       header.version !== INDEX_VERSION ||
       header.epoch !== epoch ||
-      header.sha256 !== createHash('sha256').update(body).digest('hex')
+      header.sha256 !== file.sha256
     ) {
       return null;
     }
-    const index = JSON.parse(body) as unknown;
+    const index = JSON.parse(file.body()) as unknown;
     return typeof index === 'object' && index !== null ? (index as ArchiveIndex) : null;
   } catch {
     return null;

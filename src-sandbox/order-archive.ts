@@ -57,12 +57,19 @@ const isCompactId = (value: unknown): value is number | string =>
  */
 export class OrderArchive {
   private readonly entries: ArchivedOrder[] = [];
-  /** Each line's head, as written (`[seq, market, traded, account, id]`). */
-  private readonly heads: Head[] = [];
-  private readonly offsets: number[] = [];
-  private readonly lengths: number[] = [];
+  /**
+   * Each line's head as written (`[seq, market, traded, account, id]`), as columns, the way the
+   * index file holds them: a start takes the index's columns as they are.
+   */
+  private seqs: number[] = [];
+  private markets: number[] = [];
+  private traded: number[] = [];
+  private accounts: Array<number | string> = [];
+  private orderIds: Array<number | string> = [];
+  private offsets: number[] = [];
+  private lengths: number[] = [];
   /** Rows held in memory (archived by this run); the others are read from `source`. */
-  private readonly rows: Array<string | undefined> = [];
+  private rows: Array<string | undefined> = [];
   private readonly byId = new Map<number | string, number>();
   private readonly byAccount = new Map<number | string, ArchivedOrder[]>();
   private source: ArchiveSource | undefined;
@@ -152,27 +159,28 @@ export class OrderArchive {
       end += size + 1;
       kept++;
     }
-    for (let i = 0; i < kept; i++) {
-      const head: Head = [
-        seq[i] as number,
-        market[i] as number,
-        traded[i] as number,
-        account[i] as number | string,
-        id[i] as number | string,
-      ];
-      this.index(head, offset[i] as number, length[i] as number, undefined);
-    }
+    const take = <T>(column: T[]): T[] => (kept === n ? column : column.slice(0, kept));
+    this.seqs = take(seq);
+    this.markets = take(market);
+    this.traded = take(traded);
+    this.accounts = take(account);
+    this.orderIds = take(id);
+    this.offsets = take(offset);
+    this.lengths = take(length);
+    this.rows = new Array<string | undefined>(kept);
+    for (let line = 0; line < kept; line++) this.entry(line);
+    this.bytes = end;
     this.source = source;
   }
 
   /** The index as written next to the archive (see `ArchiveIndex`). */
   indexOf(): ArchiveIndex {
     return {
-      seq: this.heads.map((h) => h[0]),
-      market: this.heads.map((h) => h[1]),
-      traded: this.heads.map((h) => h[2]),
-      account: this.heads.map((h) => h[3]),
-      id: this.heads.map((h) => h[4]),
+      seq: [...this.seqs],
+      market: [...this.markets],
+      traded: [...this.traded],
+      account: [...this.accounts],
+      id: [...this.orderIds],
       offset: [...this.offsets],
       length: [...this.lengths],
     };
@@ -200,7 +208,7 @@ export class OrderArchive {
   private rowOf(line: number): string {
     const held = this.rows[line];
     if (held !== undefined) return held;
-    const head = this.heads[line];
+    const head = this.headAt(line);
     if (!this.source || !head) throw new SnapshotError('an archived order is not at hand');
     const text = this.source.read(this.offsets[line] as number, this.lengths[line] as number);
     const tab = text.indexOf('\t');
@@ -218,30 +226,51 @@ export class OrderArchive {
     return [int(seq), int(market), traded === 1 ? 1 : 0, account, id];
   }
 
+  private headAt(line: number): Head | undefined {
+    if (line < 0 || line >= this.seqs.length) return undefined;
+    return [
+      this.seqs[line] as number,
+      this.markets[line] as number,
+      this.traded[line] as number,
+      this.accounts[line] as number | string,
+      this.orderIds[line] as number | string,
+    ];
+  }
+
   private index(head: Head, offset: number, length: number, row: string | undefined): void {
-    const market = MARKETS[head[1]];
-    if (!market) throw new SnapshotError('an archived order of an unknown market');
-    const entry: ArchivedOrder = {
-      seq: head[0],
-      market,
-      traded: head[2] === 1,
-      line: this.entries.length,
-    };
-    this.entries.push(entry);
-    this.heads.push(head);
+    if (!MARKETS[head[1]]) throw new SnapshotError('an archived order of an unknown market');
+    this.seqs.push(head[0]);
+    this.markets.push(head[1]);
+    this.traded.push(head[2]);
+    this.accounts.push(head[3]);
+    this.orderIds.push(head[4]);
     this.offsets.push(offset);
     this.lengths.push(length);
     this.rows.push(row);
     this.bytes = offset + length + 1;
-    this.byId.set(head[4], entry.line);
-    let orders = this.byAccount.get(head[3]);
+    this.entry(this.seqs.length - 1);
+  }
+
+  /** Lists the line (its columns written) by id and by account. */
+  private entry(line: number): void {
+    const entry: ArchivedOrder = {
+      seq: this.seqs[line] as number,
+      market: MARKETS[this.markets[line] as number] as Market,
+      traded: this.traded[line] === 1,
+      line,
+    };
+    this.entries.push(entry);
+    this.byId.set(this.orderIds[line] as number | string, line);
+    const account = this.accounts[line] as number | string;
+    let orders = this.byAccount.get(account);
     if (!orders) {
       orders = [];
-      this.byAccount.set(head[3], orders);
+      this.byAccount.set(account, orders);
     }
     // Orders close in any order: keep each account's list sorted by when they were placed.
     let i = orders.length;
     while (i > 0 && (orders[i - 1] as ArchivedOrder).seq > entry.seq) i--;
-    orders.splice(i, 0, entry);
+    if (i === orders.length) orders.push(entry);
+    else orders.splice(i, 0, entry);
   }
 }
