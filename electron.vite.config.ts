@@ -60,6 +60,8 @@ export default defineConfig({
     plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // What the trader's machine parses on every start: minified (names and whitespace).
+      minify: true,
       rollupOptions: { input: { index: resolve(root, 'src-renderer/index.html') } },
     },
   },
