@@ -8,6 +8,7 @@ import { gone, startHarnessProcess, type HarnessProcess } from './harness-proces
 import {
   PASSWORD,
   createWalletFromUi,
+  exchangeAda,
   goTo,
   shoot,
   unlockFromStatusBar,
@@ -15,13 +16,6 @@ import {
 } from './wallet-steps';
 
 const PROMPT = 'Unfinished operations from last time';
-
-const exchangeAda = (page: Page): Locator =>
-  page
-    .getByRole('table', { name: 'Exchange balances' })
-    .getByRole('row', { name: /^ADA/ })
-    .getByRole('cell')
-    .first();
 
 const walletAda = (page: Page): Locator =>
   page

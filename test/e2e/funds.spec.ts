@@ -1,17 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, createWalletFromUi, shoot } from './wallet-steps';
+import { PASSWORD, createWalletFromUi, exchangeAda, shoot } from './wallet-steps';
 
 const onFunds = async (page: Page) => {
   await page.getByRole('button', { name: 'See your funds' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Funds' })).toBeVisible();
 };
-
-const exchangeAda = (page: Page) =>
-  page
-    .getByRole('table', { name: 'Exchange balances' })
-    .getByRole('row', { name: /^ADA/ })
-    .getByRole('cell');
 
 test('deposit then withdraw from the Funds screen: the coins and fee shown before signing, pending until landed', async ({
   page,
@@ -41,7 +35,7 @@ test('deposit then withdraw from the Funds screen: the coins and fee shown befor
   await expect(pending).toContainText(/100 ADA/);
   await shoot(page, 'deposit-pending');
   // It lands: the exchange shows it free, and nothing is on its way any more.
-  await expect(exchangeAda(page).first()).toHaveText('100', { timeout: 60_000 });
+  await expect(exchangeAda(page)).toHaveText('100', { timeout: 60_000 });
   await expect(pending).toBeHidden({ timeout: 20_000 });
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
     'Deposit credited',
@@ -59,7 +53,7 @@ test('deposit then withdraw from the Funds screen: the coins and fee shown befor
   await confirm.getByRole('button', { name: 'Sign and withdraw' }).click();
   await expect(confirm).toBeHidden({ timeout: 20_000 });
   // 20 ADA leave the free balance, plus the exchange's 1 ADA fee.
-  await expect(exchangeAda(page).first()).toHaveText('79', { timeout: 60_000 });
+  await expect(exchangeAda(page)).toHaveText('79', { timeout: 60_000 });
   await shoot(page, 'withdraw-done');
   await page.getByRole('button', { name: 'Activity' }).click();
   await expect(page.getByRole('dialog', { name: 'Activity' })).toContainText(/Withdr/);
@@ -100,5 +94,5 @@ test('below the minimum, more than the wallet holds, and a wrong password each s
   // Nothing was sent: the dialog stays, ready for the right password.
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(exchangeAda(page).first()).toHaveText('0');
+  await expect(exchangeAda(page)).toHaveText('0');
 });

@@ -2,18 +2,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import {
-  accountKeyOf,
-  accountPublicKeyToBech32,
-  cryptoIsReady,
-  rootKeyFromEntropy,
-} from '../../src-main/wallet/derivation';
-import { recoveryPhraseEntropy } from '../../src-main/wallet/mnemonic';
 import { startHarness } from '../harness/server';
 import { seriousViolations } from './axe';
 import { allShownCodes, browserWithCamera, codeOf, writeCameraVideo } from './fake-camera';
 import { expect, test } from './fixtures';
-import { goTo, PASSWORD, restoreWalletFromUi, shoot, VECTOR_PHRASE } from './wallet-steps';
+import {
+  addWatchOnlyFromUi,
+  exchangeAda,
+  goTo,
+  PASSWORD,
+  restoreWalletFromUi,
+  shoot,
+  VECTOR_PHRASE,
+  vectorAccountKey,
+} from './wallet-steps';
 
 /**
  * Offline signing with no file carried: the online app shows the deposit as QR codes, the offline
@@ -25,8 +27,6 @@ test('a watch-only wallet deposits through its offline device by QR codes, both 
   harness,
 }, testInfo) => {
   test.setTimeout(240_000);
-  await cryptoIsReady();
-  const account = accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' '))));
   const browsers: Browser[] = [];
   const withCamera = async (video: string, url: string): Promise<Page> => {
     const browser = await browserWithCamera(video);
@@ -42,13 +42,8 @@ test('a watch-only wallet deposits through its offline device by QR codes, both 
 
   // The online computer: a watch-only wallet reviews a deposit and shows it as QR codes.
   await page.goto(harness.url);
-  await page.getByRole('button', { name: /Add a watch-only wallet/ }).click();
-  await page.getByLabel('Wallet name').fill('Cold');
-  await page.getByLabel('Account public key').fill(accountPublicKeyToBech32(account.toPublic()));
-  await page.getByLabel('Spending password').fill(PASSWORD);
-  await page.getByLabel('Type it again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Add wallet' }).click();
-  await page.getByRole('button', { name: 'See your funds' }).click({ timeout: 45_000 });
+  await addWatchOnlyFromUi(page, 'Cold', await vectorAccountKey());
+  await page.getByRole('button', { name: 'See your funds' }).click();
   const form = page.getByRole('form', { name: 'Deposit' });
   await form.getByRole('textbox', { name: 'ADA' }).fill('15');
   await form.getByRole('button', { name: 'Review deposit' }).click();
@@ -114,12 +109,7 @@ test('a watch-only wallet deposits through its offline device by QR codes, both 
     await shoot(online, 'offline-qr-scanned');
     await again.getByRole('button', { name: 'Check signature and deposit' }).click();
     await expect(again).toHaveCount(0, { timeout: 30_000 });
-    const freeAda = online
-      .getByRole('table', { name: 'Exchange balances' })
-      .getByRole('row', { name: /^ADA/ })
-      .getByRole('cell')
-      .first();
-    await expect(freeAda).toHaveText('15', { timeout: 60_000 });
+    await expect(exchangeAda(online)).toHaveText('15', { timeout: 60_000 });
   } finally {
     for (const browser of browsers) await browser.close();
     await offline.close();

@@ -1,4 +1,11 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import {
+  accountKeyOf,
+  accountPublicKeyToBech32,
+  cryptoIsReady,
+  rootKeyFromEntropy,
+} from '../../src-main/wallet/derivation';
+import { recoveryPhraseEntropy } from '../../src-main/wallet/mnemonic';
 import { expect } from './fixtures';
 
 /** The spending password every e2e wallet uses: strong enough for the meter to accept it. */
@@ -75,7 +82,9 @@ export const createWalletFromUi = async (
 };
 
 /** The published CIP-1852 test vector: its phrase and its base address on the test networks. */
-export { VECTOR_PHRASE } from '../fixtures/cardano/wallet-services';
+import { VECTOR_PHRASE } from '../fixtures/cardano/wallet-services';
+
+export { VECTOR_PHRASE };
 export const VECTOR_ADDRESS =
   'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
 
@@ -123,4 +132,44 @@ export const unlockFromStatusBar = async (page: Page): Promise<void> => {
     .getByRole('button', { name: 'Unlock' })
     .click();
   await unlockInDialog(page);
+};
+
+/** The free ADA on the exchange, as the Funds screen's balances table shows it. */
+export const exchangeAda = (page: Page): Locator =>
+  page
+    .getByRole('table', { name: 'Exchange balances' })
+    .getByRole('row', { name: /^ADA/ })
+    .getByRole('cell')
+    .first();
+
+/** Adds a watch-only wallet from onboarding's "Add a watch-only wallet", until it is ready. */
+export const addWatchOnlyFromUi = async (
+  page: Page,
+  name: string,
+  accountKey: string,
+  options: { screenshots?: boolean } = {},
+): Promise<void> => {
+  await page.getByRole('button', { name: /Add a watch-only wallet/ }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Add a watch-only wallet' }),
+  ).toBeVisible();
+  if (options.screenshots) await shoot(page, 'watch-only-onboarding');
+  await page.getByLabel('Wallet name').fill(name);
+  await page.getByLabel('Account public key').fill(accountKey);
+  await page.getByLabel('Spending password').fill(PASSWORD);
+  await page.getByLabel('Type it again').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Add wallet' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `${name} is ready` })).toBeVisible({
+    timeout: 45_000,
+  });
+};
+
+/**
+ * The test-vector wallet's account public key (bech32), as a hardware or air-gapped device that
+ * holds its phrase exports it for a watch-only copy.
+ */
+export const vectorAccountKey = async (): Promise<string> => {
+  await cryptoIsReady();
+  const account = accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' '))));
+  return accountPublicKeyToBech32(account.toPublic());
 };

@@ -1,49 +1,22 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { splitTransaction, transactionIdOf, witnessEnvelope } from '../../src-main/signing';
-import {
-  accountKeyOf,
-  accountPublicKeyToBech32,
-  cryptoIsReady,
-  rootKeyFromEntropy,
-} from '../../src-main/wallet/derivation';
-import { recoveryPhraseEntropy } from '../../src-main/wallet/mnemonic';
 import { SigningKey } from '../../src-main/wallet/signing-key';
 import { startHarness, type Harness } from '../harness/server';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import {
+  addWatchOnlyFromUi,
+  exchangeAda,
   goTo,
   PASSWORD,
   restoreWalletFromUi,
   shoot,
   VECTOR_ADDRESS,
   VECTOR_PHRASE,
+  vectorAccountKey,
 } from './wallet-steps';
-
-/** The test-vector wallet's account, as a hardware or air-gapped device holds it. */
-const vectorAccount = async () => {
-  await cryptoIsReady();
-  return accountKeyOf(rootKeyFromEntropy(recoveryPhraseEntropy(VECTOR_PHRASE.split(' '))));
-};
-
-const addWatchOnlyFromUi = async (page: Page, name: string, accountKey: string) => {
-  await page.getByRole('button', { name: /Add a watch-only wallet/ }).click();
-  await expect(
-    page.getByRole('heading', { level: 1, name: 'Add a watch-only wallet' }),
-  ).toBeVisible();
-  await shoot(page, 'watch-only-onboarding');
-  await page.getByLabel('Wallet name').fill(name);
-  await page.getByLabel('Account public key').fill(accountKey);
-  await page.getByLabel('Spending password').fill(PASSWORD);
-  await page.getByLabel('Type it again').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Add wallet' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: `${name} is ready` })).toBeVisible({
-    timeout: 45_000,
-  });
-};
 
 /** The app's exports folder: where the harness's save dialog writes. */
 const exportsOf = async (harness: Harness): Promise<string> =>
@@ -55,9 +28,11 @@ test('a watch-only wallet deposits through its offline device: save the transact
   browser,
 }, testInfo) => {
   test.setTimeout(240_000);
-  const account = await vectorAccount();
+
   await page.goto(harness.url);
-  await addWatchOnlyFromUi(page, 'Cold', accountPublicKeyToBech32(account.toPublic()));
+  await addWatchOnlyFromUi(page, 'Cold', await vectorAccountKey(), {
+    screenshots: true,
+  });
   await page.getByRole('button', { name: 'See your funds' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Funds' })).toBeVisible();
 
@@ -171,12 +146,7 @@ test('a watch-only wallet deposits through its offline device: save the transact
   await expect(dialog).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByText('Deposit submitted').first()).toBeVisible();
   // On its way, then credited: 25 ADA free on the exchange, and said so.
-  const freeAda = page
-    .getByRole('table', { name: 'Exchange balances' })
-    .getByRole('row', { name: /^ADA/ })
-    .getByRole('cell')
-    .first();
-  await expect(freeAda).toHaveText('25', { timeout: 60_000 });
+  await expect(exchangeAda(page)).toHaveText('25', { timeout: 60_000 });
   await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
     'Deposit credited',
   );
