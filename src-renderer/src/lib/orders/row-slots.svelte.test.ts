@@ -49,7 +49,7 @@ describe('RowSlots', () => {
 
   it('keeps a record’s element while it is drawn and gives the leaving row’s to the new one', () => {
     const slots = slotsFor(listOf(100).rowAt);
-    const before = slots.place(all(10, 20));
+    const before = slots.place(all(10, 20), true);
     const after = slots.place(all(11, 21));
     for (let i = 11; i < 20; i++) {
       expect(slotOfKey(after, `k${i}`)).toBe(slotOfKey(before, `k${i}`));
@@ -70,8 +70,8 @@ describe('RowSlots', () => {
 
   it('re-fills every element after a jump: none is made', () => {
     const slots = slotsFor(listOf(100_000).rowAt);
-    const before = slots.place(all(100, 130));
-    const jumped = slots.place(all(60_000, 60_030));
+    const before = slots.place(all(100, 130), true);
+    const jumped = slots.place(all(60_000, 60_030), true);
     expect(new Set(jumped.map((p) => p.slot))).toEqual(new Set(before.map((p) => p.slot)));
     expect(byIndex(jumped).map((p) => p.row?.key)).toEqual(
       Array.from({ length: 30 }, (_, i) => `k${60_000 + i}`),
@@ -84,7 +84,7 @@ describe('RowSlots', () => {
     const waiting = slots.place(all(500, 510));
     expect(waiting.every((p) => p.row === undefined)).toBe(true);
     for (let i = 500; i < 510; i++) read.add(i);
-    const shown = slots.place(all(500, 510));
+    const shown = slots.place(all(500, 510), true);
     for (let i = 500; i < 510; i++) expect(slotAt(shown, i)).toBe(slotAt(waiting, i));
     expect(shown.every((p) => p.row !== undefined)).toBe(true);
   });
@@ -138,7 +138,7 @@ describe('RowSlots', () => {
     expect(slots.place(all(0, 0))).toEqual([]);
   });
 
-  it('draws the rows in view at once after a jump and those beside it a frame later', () => {
+  it('draws the rows in view before those beside them after a jump', () => {
     const slots = slotsFor(listOf(100_000).rowAt);
     // The first screen, too, shows the rows in view first.
     expect(slots.place(around(1000, 1030, 5))).toHaveLength(20);
@@ -146,16 +146,23 @@ describe('RowSlots', () => {
     const before = slots.place(around(1000, 1030, 5), true);
     expect(before).toHaveLength(30);
     expect(slots.deferred).toBe(false);
-    const jumped = slots.place(around(50_000, 50_030, 5));
-    // The twenty rows in view are drawn; the ten beside them wait, their elements as they were.
+    const jumped = slots.place(around(50_000, 50_030, 5), true);
+    expect(slots.deferred).toBe(false);
+    // Back, and a frame that does not catch up: the twenty rows in view are drawn (over two
+    // frames, see the next test); the ten beside them wait, their elements as they were.
+    slots.place(around(1000, 1030, 5), true);
+    slots.place(around(50_000, 50_030, 5));
+    const inView = slots.place(around(50_000, 50_030, 5));
     expect(slots.deferred).toBe(true);
-    const view = jumped.filter((p) => p.index >= 50_005 && p.index < 50_025);
+    expect(slots.deferredInView).toBe(false);
+    const view = inView.filter((p) => p.index >= 50_005 && p.index < 50_025);
     expect(view.map((p) => p.row?.key).sort()).toEqual(
       Array.from({ length: 20 }, (_, i) => `k${50_005 + i}`).sort(),
     );
-    const waiting = jumped.filter((p) => p.index < 50_000 || p.index >= 50_030);
+    const waiting = inView.filter((p) => p.index < 50_005 || p.index >= 50_025);
     expect(waiting).toHaveLength(10);
-    for (const p of waiting) expect(before).toContain(p);
+    for (const p of waiting) expect(p.index < 50_000 || p.index >= 50_030).toBe(true);
+    expect(new Set(jumped.map((p) => p.slot))).toEqual(new Set(before.map((p) => p.slot)));
 
     const caughtUp = slots.place(around(50_000, 50_030, 5), true);
     expect(slots.deferred).toBe(false);
@@ -183,8 +190,38 @@ describe('RowSlots', () => {
     // Another list (another view or filter) in the same window: every row changes.
     records = Array.from({ length: 30 }, (_, i) => ({ key: `b${i}` }));
     const placed = slots.place(around(0, 30, 5));
-    expect(placed.every((p) => p.row?.key.startsWith('b'))).toBe(true);
+    // Each row shows its new record or waits for it ("Reading…"): none shows an old one.
+    expect(placed.every((p) => p.row === undefined || p.row.key.startsWith('b'))).toBe(true);
+    expect(placed.filter((p) => p.row !== undefined).length).toBeGreaterThan(0);
     expect(placed).toHaveLength(30);
+  });
+
+  it('fills a screen of new records over frames: half a screen a frame, from the top', () => {
+    const slots = slotsFor(listOf(100_000).rowAt);
+    slots.place(around(1000, 1040, 5), true);
+    // A jump (or a page): thirty rows in view, all new.
+    const first = byIndex(slots.place(around(60_000, 60_040, 5)));
+    const shown = (placed: readonly Placed<Rec>[]) =>
+      placed.filter((p) => p.index >= 60_005 && p.index < 60_035 && p.row !== undefined);
+    expect(shown(first).map((p) => p.index)).toEqual(
+      Array.from({ length: 15 }, (_, i) => 60_005 + i),
+    );
+    // The rest of the view waits at its places, in elements of their own.
+    const waiting = first.filter((p) => p.index >= 60_020 && p.index < 60_035);
+    expect(waiting.map((p) => p.row)).toEqual(Array.from({ length: 15 }, () => undefined));
+    expect(slots.deferred).toBe(true);
+    expect(slots.deferredInView).toBe(true);
+    // The next frame fills them in the elements that waited, and leaves the rows beside.
+    const second = byIndex(slots.place(around(60_000, 60_040, 5)));
+    expect(shown(second)).toHaveLength(30);
+    for (const p of waiting) expect(slotAt(second, p.index)).toBe(p.slot);
+    expect(slots.deferredInView).toBe(false);
+    expect(slots.deferred).toBe(true);
+    // A small screen fills at least eight rows a frame.
+    const small = slotsFor(listOf(1000).rowAt);
+    small.place(all(0, 10), true);
+    const next = small.place(all(500, 510));
+    expect(next.filter((p) => p.row !== undefined)).toHaveLength(8);
   });
 
   it('lists the rows in list order, the page’s own list when that is already in order', () => {

@@ -8,6 +8,9 @@ export interface Placed<R> {
   readonly row: R | undefined;
 }
 
+/** Rows in view a frame always fills, however small the screen (see `RowSlots.place`). */
+const MIN_FILL = 8;
+
 /** The rows to draw, [start, end), and those of them in view, [viewStart, viewEnd). */
 export interface RowRange {
   start: number;
@@ -29,9 +32,12 @@ export interface RowRange {
  * browser works out anew); the rows' places in the list are their `index` (the table gives
  * assistive technology the list order).
  *
- * A frame that changes rows in view leaves the rows drawn beyond the view that would change to
- * the next frame (`deferred`, then `catchUp()`): after a jump, the screen shows in one frame and
- * the rows either side of it, there for the next scroll, follow in the next.
+ * A frame fills at most half a screen of rows in view with records they did not show (their
+ * texts' layout is most of a frame's work); the rest wait at their places for the next frame
+ * (`deferredInView`, then `fillMore()`). A frame that changes rows in view leaves the rows drawn
+ * beyond the view that would change for later (`deferred`, then `catchUp()`): after a jump, the
+ * screen shows in one or two frames and the rows either side of it, there for the next scroll,
+ * follow after.
  */
 export class RowSlots<R> {
   /** The entry each slot draws (undefined: the slot is not in the page). */
@@ -49,8 +55,10 @@ export class RowSlots<R> {
   #order: Placed<R>[] = [];
   #catchUp = $state(0);
   #all = false;
-  /** The last placing left rows beyond the view for the next frame (see `catchUp`). */
+  /** The last placing left rows for a later frame (see `catchUp`). */
   deferred = false;
+  /** Of them, rows in view: the next frame should fill them (`fillMore`), not the one after. */
+  deferredInView = false;
 
   constructor(
     private readonly range: () => RowRange,
@@ -91,6 +99,11 @@ export class RowSlots<R> {
   /** Draws the rows a frame left for later (call after that frame is drawn). */
   catchUp(): void {
     this.#all = true;
+    this.#catchUp++;
+  }
+
+  /** Fills the next share of the rows in view a frame left waiting (see `place`). */
+  fillMore(): void {
     this.#catchUp++;
   }
 
@@ -146,13 +159,26 @@ export class RowSlots<R> {
       const last = entries[slots[i] ?? -1];
       return !last || last.index !== start + i || last.row !== rows[i];
     };
+    // A frame writes the text of at most half a screen of rows (their layout is most of a
+    // frame's work: after a jump, or a page, a whole screen of them would take two frames'
+    // time in one); the rest show "Reading…" a frame longer, at their places.
     let inView = false;
-    for (let i = Math.max(0, viewStart - start); i < Math.min(length, viewEnd - start); i++) {
-      if (changes(i)) inView = true;
+    this.deferredInView = false;
+    const viewFrom = Math.max(0, viewStart - start);
+    const viewTo = Math.min(length, viewEnd - start);
+    const share = Math.max(MIN_FILL, Math.ceil((viewTo - viewFrom) / 2));
+    let filling = 0;
+    for (let i = viewFrom; i < viewTo; i++) {
+      if (!changes(i)) continue;
+      inView = true;
+      if (all || rows[i] === undefined || entries[slots[i] ?? -1]?.row === rows[i]) continue;
+      if (++filling <= share) continue;
+      rows[i] = undefined;
+      this.deferredInView = true;
     }
     // Rows beyond the view wait a frame when the view changed, if their element can stay as it
     // is meanwhile: new, or still showing its own row at its place (or waiting at it).
-    this.deferred = false;
+    this.deferred = this.deferredInView;
     if (inView && !all) {
       for (let i = 0; i < length; i++) {
         const index = start + i;
