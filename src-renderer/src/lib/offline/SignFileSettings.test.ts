@@ -141,6 +141,29 @@ describe('Sign a transaction file', () => {
     expect(panel.getByTitle(TX_ID)).toBeTruthy();
   });
 
+  it('says when this computer’s clock is already past the time the transaction is valid until', async () => {
+    const past = reading();
+    const main = fakeMain({
+      'offline:readTransactionFile': () => ({
+        ...past,
+        summary: { ...past.summary, validUntil: '2001-01-02T03:04:05.000Z' },
+      }),
+    });
+    const panel = await show(main);
+    await choose(panel);
+    const until = await panel.findByText('Valid until');
+    expect(text(until.nextElementSibling as HTMLElement)).toMatch(
+      /^2001-01-0\d .*\(already passed by this computer’s clock\)$/,
+    );
+    // A time still ahead has no note.
+    const ahead = fakeMain({ 'offline:readTransactionFile': () => reading() });
+    document.body.replaceChildren();
+    const again = await show(ahead);
+    await choose(again);
+    const later = await again.findByText('Valid until');
+    expect(text(later.nextElementSibling as HTMLElement)).not.toContain('already passed');
+  });
+
   it('signs for the camera: the signature as a QR code, nothing saved, the password gone', async () => {
     const witness = `${JSON.stringify({ type: 'TxWitness ConwayEra', description: '', cborHex: `8200825820${'11'.repeat(32)}5840${'22'.repeat(64)}` })}\n`;
     const main = fakeMain({
