@@ -80,8 +80,9 @@ const CLASS: Record<Column, string> = {
 export class RowPainter {
   /** The row element of each slot (kept when its slot leaves the page, for when it returns). */
   readonly #rows: (RowElement | undefined)[] = [];
-  /** Which slots the last paint placed. */
+  /** Which slots the last paint placed, and the array the next paint writes (the two swap). */
   #placed: boolean[] = [];
+  #placing: boolean[] = [];
   #view: OrderView | null = null;
   #markets: readonly Market[] | null = null;
 
@@ -92,10 +93,15 @@ export class RowPainter {
     const anew = view !== this.#view || markets !== this.#markets;
     this.#view = view;
     this.#markets = markets;
+    // Plain loops over reused arrays: this runs every frame of a scroll, and an iterator's
+    // entries are garbage for the page's collector.
     const wasPlaced = this.#placed;
-    const nowPlaced: boolean[] = [];
+    const nowPlaced = this.#placing;
+    nowPlaced.fill(false);
     let previous: HTMLDivElement | null = null;
-    for (const entry of placed) {
+    for (let k = 0; k < placed.length; k++) {
+      const entry = placed[k];
+      if (!entry) continue;
       const row = (this.#rows[entry.slot] ??= this.#make());
       nowPlaced[entry.slot] = true;
       if (!wasPlaced[entry.slot]) {
@@ -105,10 +111,11 @@ export class RowPainter {
       previous = row.element;
       this.#update(row, entry, context, anew);
     }
-    for (const [slot, was] of wasPlaced.entries()) {
-      if (was && !nowPlaced[slot]) this.#rows[slot]?.element.remove();
+    for (let slot = 0; slot < wasPlaced.length; slot++) {
+      if (wasPlaced[slot] && !nowPlaced[slot]) this.#rows[slot]?.element.remove();
     }
     this.#placed = nowPlaced;
+    this.#placing = wasPlaced;
   }
 
   #make(): RowElement {
@@ -203,9 +210,10 @@ export class RowPainter {
     const last = row.line;
     row.line = line;
     const columns = row.shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
-    for (const [k, column] of columns.entries()) {
+    for (let k = 0; k < columns.length; k++) {
+      const column = columns[k];
       const cell = row.cells[k];
-      if (!cell) continue;
+      if (!cell || !column) continue;
       switch (column) {
         case 'side':
           write(cell.extra, SIDE_ARROW[line.side]);
