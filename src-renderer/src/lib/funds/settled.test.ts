@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transactionTopic } from '../shell/notices.svelte';
 import { describeSettled } from './settled';
 
 const TX = 'ab'.repeat(32);
@@ -11,6 +12,8 @@ describe('a deposit or withdrawal leaving the list', () => {
       tone: 'success',
       title: 'Deposit credited',
       detail: 'Deposit 100 ADA: now on the exchange.',
+      // The same topic as the toast that said it was sent: this one takes its place.
+      topic: transactionTopic(TX),
     });
     expect(
       describeSettled({

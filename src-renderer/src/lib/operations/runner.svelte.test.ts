@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
-import { Notices } from '../shell/notices.svelte';
+import { Notices, orderTopic, transactionTopic } from '../shell/notices.svelte';
 import { FakeMain, mainError } from '../testing/fake-main';
 import { OPERATION_ID, operationResult, preparedDeposit, preparedOrder } from '../testing/prepared';
+import { orderOf } from '../trade/fake-api';
 import { OperationRunner, visibleIndexOf } from './runner.svelte';
 
 const setup = (skip = false, requestUnlock?: () => Promise<boolean>) => {
@@ -40,7 +41,16 @@ describe('OperationRunner', () => {
       { operationId: OPERATION_ID, password: 'a good long password' },
     ]);
     expect(runner.dialog).toBeNull();
-    expect(notices.all[0]).toMatchObject({ tone: 'success', title: 'Deposit submitted' });
+    expect(notices.all[0]).toMatchObject({
+      tone: 'success',
+      title: 'Deposit submitted',
+      topic: transactionTopic(prepared.summary.txId),
+    });
+    // Once it lands, that toast gives way to the one that says so.
+    notices.success('Deposit credited', 'Deposit 25 ADA: now on the exchange.', {
+      topic: transactionTopic(prepared.summary.txId),
+    });
+    expect(notices.toasts.map((t) => t.title)).toEqual(['Deposit credited']);
   });
 
   it('keeps the dialog open after a wrong password so the trader can try again', async () => {
@@ -248,6 +258,16 @@ describe('OperationRunner', () => {
       expect(runner.dialog).toBeNull();
       expect(main.callsTo('operations:confirm')).toEqual([{ operationId: OPERATION_ID }]);
       expect(notices.all[0]?.title).toBe('Order placed');
+      // Its toast is about the order the exchange recorded: the fill takes its place on screen.
+      expect(notices.all[0]?.topic).toBeNull();
+      main.handle('operations:confirm', () => ({
+        ...operationResult(prepared),
+        order: orderOf({ id: 'o-42' }),
+      }));
+      await runner.run(async () => ({ ok: true, value: prepared }), { skipConfirmation: true });
+      expect(notices.all[0]?.topic).toBe(orderTopic('o-42'));
+      notices.success('Order filled', 'Bought 100 ADA', { topic: orderTopic('o-42') });
+      expect(notices.toasts.map((t) => t.title)).toEqual(['Order placed', 'Order filled']);
     });
 
     it.each([

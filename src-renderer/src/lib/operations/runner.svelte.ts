@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../../../src-shared/errors';
 import type { Result } from '../../../../src-shared/result';
 import { ApiError, messageOf, unwrap } from '../api';
-import type { Notices } from '../shell/notices.svelte';
+import { orderTopic, transactionTopic, type Notices } from '../shell/notices.svelte';
 import type { RunOperation } from './context';
 
 export type Phase = 'preparing' | 'review' | 'running' | 'failed';
@@ -273,7 +273,7 @@ export class OperationRunner {
       const result = await unwrap(
         this.deps.api.operations.confirm({ operationId: prepared.operationId }),
       );
-      this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title);
+      this.#done(prepared, result);
       return result;
     } catch (error) {
       this.deps.notices.error(
@@ -348,7 +348,7 @@ export class OperationRunner {
                 ...accepted,
               });
         if (outcome.ok) {
-          this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title);
+          this.#done(prepared, outcome.value);
           return outcome.value;
         }
         const { code, message } = outcome.error;
@@ -381,6 +381,27 @@ export class OperationRunner {
       this.dialog = null;
       this.decide = null;
     }
+  }
+
+  /**
+   * Tells that an operation went through. Its toast is about the order, or the deposit's or
+   * withdrawal's transaction: what comes of it later (a fill, which may even be told first; the
+   * funds landing) takes its place on screen.
+   */
+  #done(prepared: PreparedOperation, result: Serialized<OperationResult>): void {
+    const orderId = result.order?.id ?? prepared.summary.orderTerms?.orderId ?? null;
+    const topic =
+      prepared.kind === 'deposit' || prepared.kind === 'withdrawal'
+        ? result.txHash === null
+          ? null
+          : transactionTopic(result.txHash)
+        : orderId === null
+          ? null
+          : orderTopic(orderId);
+    this.deps.notices.success(DONE_TITLES[prepared.kind], prepared.title, {
+      topic,
+      earlierStep: prepared.kind !== 'cancel-order',
+    });
   }
 
   private progress(operationId: string, step: OperationStep): void {

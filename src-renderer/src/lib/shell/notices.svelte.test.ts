@@ -34,4 +34,38 @@ describe('Notices', () => {
     expect(notices.all).toHaveLength(6);
     notices.dispose();
   });
+
+  it('shows one toast for each order: its fill takes the place of its placing, in either order', () => {
+    const notices = new Notices();
+    notices.success('Order placed', 'Buy 10 ADA at 0.65 USDM', {
+      topic: 'order:a',
+      earlierStep: true,
+    });
+    notices.success('Deposit credited', '2000 ADA');
+    notices.success('Order filled', 'Bought 10 ADA at 0.65 USDM', { topic: 'order:a' });
+    expect(notices.toasts.map((t) => t.title)).toEqual(['Deposit credited', 'Order filled']);
+    // A market order's fill can arrive before the answer that it was placed.
+    notices.success('Order filled', 'Sold 5 ADA at 0.64 USDM', { topic: 'order:b' });
+    notices.success('Order placed', 'Sell 5 ADA at market', {
+      topic: 'order:b',
+      earlierStep: true,
+    });
+    expect(notices.toasts.map((t) => t.title)).toEqual([
+      'Deposit credited',
+      'Order filled',
+      'Order filled',
+    ]);
+    expect(notices.toasts.map((t) => t.detail)).toContain('Sold 5 ADA at 0.64 USDM');
+    // Partial fills of one order follow each other in one toast; everything stays in the list.
+    notices.success('Order partly filled', 'Bought 1 ADA', { topic: 'order:c' });
+    notices.success('Order partly filled', 'Bought 2 ADA', { topic: 'order:c' });
+    expect(notices.toasts.filter((t) => t.topic === 'order:c').map((t) => t.detail)).toEqual([
+      'Bought 2 ADA',
+    ]);
+    expect(notices.all).toHaveLength(7);
+    // Another order's placing is shown.
+    notices.success('Order placed', 'Buy 1 ADA', { topic: 'order:d', earlierStep: true });
+    expect(notices.toasts.at(-1)?.title).toBe('Order placed');
+    notices.dispose();
+  });
 });

@@ -8,6 +8,26 @@ export interface Notice {
   /** Epoch milliseconds. */
   at: number;
   read: boolean;
+  /** What it is about (an order: `order:<id>`): one toast on screen for each. */
+  topic: string | null;
+}
+
+/** The topic of the notices about one order (its placing, its fills, its cancel). */
+export const orderTopic = (orderId: string): string => `order:${orderId}`;
+/** The topic of the notices about one deposit or withdrawal (sent, then landed), by its transaction. */
+export const transactionTopic = (txHash: string): string => `tx:${txHash}`;
+
+export interface NoticeOptions {
+  /**
+   * What the notice is about. A toast about the same thing already on screen leaves it for this
+   * one ("Order filled" takes the place of "Order placed"; both stay in the activity list).
+   */
+  topic?: string | null;
+  /**
+   * An earlier step than what may already be told (an order placed, whose fill can arrive
+   * first): kept in the activity list, but not put on screen over a toast about its topic.
+   */
+  earlierStep?: boolean;
 }
 
 /** How long a toast stays on screen; errors stay until the trader dismisses them. */
@@ -45,17 +65,33 @@ export class Notices {
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  add(tone: NoticeTone, title: string, detail: string | null = null): Notice {
-    const notice: Notice = { id: this.nextId++, tone, title, detail, at: this.now(), read: false };
+  add(
+    tone: NoticeTone,
+    title: string,
+    detail: string | null = null,
+    { topic = null, earlierStep = false }: NoticeOptions = {},
+  ): Notice {
+    const notice: Notice = {
+      id: this.nextId++,
+      tone,
+      title,
+      detail,
+      at: this.now(),
+      read: false,
+      topic,
+    };
     this.all = [notice, ...this.all].slice(0, KEEP);
+    const told = topic === null ? [] : this.toasts.filter((t) => t.topic === topic);
+    if (earlierStep && told.length > 0) return notice;
+    for (const toast of told) this.dismiss(toast.id);
     this.shown = [...this.shown, notice.id].slice(-ON_SCREEN);
     const ms = TOAST_MS[tone];
     if (ms !== null) this.timers[notice.id] = setTimeout(() => this.dismiss(notice.id), ms);
     return notice;
   }
 
-  success(title: string, detail: string | null = null): Notice {
-    return this.add('success', title, detail);
+  success(title: string, detail: string | null = null, options?: NoticeOptions): Notice {
+    return this.add('success', title, detail, options);
   }
 
   error(title: string, detail: string | null = null): Notice {
