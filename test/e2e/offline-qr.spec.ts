@@ -10,10 +10,9 @@ import {
   addWatchOnlyFromUi,
   exchangeAda,
   goTo,
+  openOfflineSigning,
   PASSWORD,
-  restoreWalletFromUi,
   shoot,
-  VECTOR_PHRASE,
   vectorAccountKey,
 } from './wallet-steps';
 
@@ -71,11 +70,7 @@ test('a watch-only wallet deposits through its offline device by QR codes, both 
     const txVideo = testInfo.outputPath('transaction-codes.y4m');
     await writeCameraVideo(txVideo, shown);
     const there = await withCamera(txVideo, offline.url);
-    await restoreWalletFromUi(there, { name: 'Cold', words: VECTOR_PHRASE });
-    await there.getByRole('button', { name: 'See your funds' }).click();
-    await goTo(there, 'Settings');
-    const signing = there.getByRole('region', { name: 'Sign a transaction file' });
-    await signing.scrollIntoViewIfNeeded();
+    const signing = await openOfflineSigning(there);
     await signing.getByRole('button', { name: 'Scan QR codes with the camera' }).click();
     const goes = signing.getByRole('region', { name: 'Where it goes' });
     await expect(goes.getByRole('row', { name: /Not yours .* 15 ADA/ })).toHaveCount(1, {
@@ -130,11 +125,7 @@ test('a QR code from elsewhere is named for what it is, and the camera stops whe
     const context = await browser.newContext({ permissions: ['camera'] });
     const page = await context.newPage();
     await page.goto(harness.url);
-    await restoreWalletFromUi(page, { name: 'Cold', words: VECTOR_PHRASE });
-    await page.getByRole('button', { name: 'See your funds' }).click();
-    await goTo(page, 'Settings');
-    const signing = page.getByRole('region', { name: 'Sign a transaction file' });
-    await signing.scrollIntoViewIfNeeded();
+    const signing = await openOfflineSigning(page);
     await signing.getByRole('button', { name: 'Scan QR codes with the camera' }).click();
     await expect(signing.getByRole('status')).toHaveText(
       'That QR code is not a Countersign transaction code. Show the camera the QR codes the online Countersign shows for your deposit or withdrawal.',

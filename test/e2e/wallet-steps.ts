@@ -111,6 +111,19 @@ export const restoreWalletFromUi = async (
   });
 };
 
+/**
+ * The offline computer: restores the test-vector wallet (the key a watch-only wallet watches) as
+ * "Cold" and shows Settings › Sign a transaction file, whose region it returns.
+ */
+export const openOfflineSigning = async (page: Page): Promise<Locator> => {
+  await restoreWalletFromUi(page, { name: 'Cold', words: VECTOR_PHRASE });
+  await page.getByRole('button', { name: 'See your funds' }).click();
+  await goTo(page, 'Settings');
+  const signing = page.getByRole('region', { name: 'Sign a transaction file' });
+  await signing.scrollIntoViewIfNeeded();
+  return signing;
+};
+
 export type Section = 'Trade' | 'Orders' | 'Funds' | 'Settings';
 
 /** Goes to a section from the navigation rail. */

@@ -9,12 +9,10 @@ import { expect, test } from './fixtures';
 import {
   addWatchOnlyFromUi,
   exchangeAda,
-  goTo,
+  openOfflineSigning,
   PASSWORD,
-  restoreWalletFromUi,
   shoot,
   VECTOR_ADDRESS,
-  VECTOR_PHRASE,
   vectorAccountKey,
 } from './wallet-steps';
 
@@ -84,11 +82,7 @@ test('a watch-only wallet deposits through its offline device: save the transact
   try {
     const there = await browser.newPage({ viewport: page.viewportSize() });
     await there.goto(offline.url);
-    await restoreWalletFromUi(there, { name: 'Cold', words: VECTOR_PHRASE });
-    await there.getByRole('button', { name: 'See your funds' }).click();
-    await goTo(there, 'Settings');
-    const signing = there.getByRole('region', { name: 'Sign a transaction file' });
-    await signing.scrollIntoViewIfNeeded();
+    const signing = await openOfflineSigning(there);
     await signing.getByLabel('Transaction file').setInputFiles(unsignedFile);
     // What it does, as far as a computer without the chain can tell: 25 ADA leave to an address
     // that is not the wallet's (this computer does not know the exchange's), the rest comes back.
