@@ -94,6 +94,23 @@ describe('the app frame', () => {
     expect(location.hash).toBe('#/funds');
   });
 
+  it('reads the markets once for the frame and every screen that shows them', async () => {
+    location.hash = '#/trade';
+    const main = start(fakeMain({ 'market:markets': () => [ADA_USDM] }));
+    // The Trade screen names its market by the list's units.
+    await screen.findByRole('heading', { level: 1, name: 'Trade ADA/USDM' });
+    await fireEvent.keyDown(window, { code: 'Digit2', altKey: true });
+    await screen.findByRole('heading', { level: 1, name: 'Orders' });
+    // The Orders screen's market filter offers the same list.
+    const filter = await screen.findByRole('combobox', { name: 'Market' });
+    await waitFor(() =>
+      expect(within(filter).getByRole('option', { name: 'ADA/USDM' })).toBeTruthy(),
+    );
+    await fireEvent.keyDown(window, { code: 'Digit1', altKey: true });
+    await screen.findByRole('heading', { level: 1, name: 'Trade ADA/USDM' });
+    expect(main.callsTo('market:markets')).toHaveLength(1);
+  });
+
   it('fills the window with what to do when main cannot be reached', async () => {
     start(
       new FakeMain({

@@ -1,8 +1,14 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OrderRowsRequest } from '../../../../src-shared/contract';
+import type { Api, OrderRowsRequest } from '../../../../src-shared/contract';
+import { frameOf, INFO } from '../testing/frame';
+import WithApp from '../testing/WithApp.svelte';
 import { ADA_USDM, fakeApi, NIGHT_USDM, orderOf } from '../trade/fake-api';
 import OrdersView from './OrdersView.svelte';
+
+/** The Orders screen in the frame's contexts, as the app renders it. */
+const renderOrders = (api: Api) =>
+  render(WithApp, { props: { app: frameOf(api), component: OrdersView, props: { api } } });
 
 const TOTAL = 100_000;
 const ROW = 28;
@@ -41,6 +47,7 @@ const setup = () => {
   const gate: { until: Promise<void> | null } = { until: null };
   const fake = fakeApi({
     'market:markets': () => [ADA_USDM, NIGHT_USDM],
+    'app:info': () => INFO,
     'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
     'orders:rows': async (request) => {
       const { offset, limit } = request as OrderRowsRequest;
@@ -54,7 +61,7 @@ const setup = () => {
     },
     'orders:get': (request) => orderAt(Number((request as { orderId: string }).orderId.slice(6))),
   });
-  render(OrdersView, { props: { api: fake.api } });
+  renderOrders(fake.api);
   return { fake, asked, gate };
 };
 
@@ -238,7 +245,7 @@ describe('the Orders table', () => {
         };
       },
     });
-    render(OrdersView, { props: { api: fake.api } });
+    renderOrders(fake.api);
     const table = () => screen.getByRole('grid', { name: 'Open orders' });
     await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(3));
     const second = document.getElementById('orders-row-1');

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { OrderRowsRequest } from '../../../../src-shared/contract';
+import { MarketList } from '../shell/markets.svelte';
 import { fakeApi, orderOf } from '../trade/fake-api';
 import { BLOCK, OrderBrowser } from './order-browser.svelte';
 import type { WireOrder, WireRow } from './rows';
@@ -62,7 +63,7 @@ describe('OrderBrowser', () => {
     const storage = memory();
     const main = mainList({ rows: [rowOf(orderOf()), rowOf(orderOf())] });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, storage);
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), storage);
     await browser.start();
     expect(browser.rowCount).toBe(2);
     await browser.show('open');
@@ -79,7 +80,7 @@ describe('OrderBrowser', () => {
     // A status that the next view cannot hold is dropped with it.
     await browser.show('history');
     expect(browser.status).toBe('');
-    expect(new OrderBrowser(fake.api, storage).view).toBe('history');
+    expect(new OrderBrowser(fake.api, new MarketList(fake.api), storage).view).toBe('history');
   });
 
   it('reads nothing while the scrollbar is dragged, then the rows where it stops', async () => {
@@ -88,7 +89,7 @@ describe('OrderBrowser', () => {
       rows: (i) => rowOf(orderOf({ id: `order-${i}` })),
     });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     const asked = rowsAsked(fake).length;
     vi.useFakeTimers();
@@ -121,7 +122,7 @@ describe('OrderBrowser', () => {
       },
     });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     expect(browser.rowCount).toBe(100_000);
 
@@ -173,7 +174,7 @@ describe('OrderBrowser', () => {
       ],
     });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     await browser.show('trades');
     expect(rowsAsked(fake).at(-1)?.view).toBe('trades');
@@ -197,7 +198,7 @@ describe('OrderBrowser', () => {
         return fresh;
       },
     });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     await browser.open('o1');
     expect(browser.detail?.executions.map((e) => e.id)).toEqual(['e1']);
@@ -218,7 +219,7 @@ describe('OrderBrowser', () => {
         return { fileName: 'countersign-orders-history-2025-03-01.csv', rows: 1 };
       },
     });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     await browser.exportCsv('orders');
     expect(browser.notice).toEqual({
@@ -241,7 +242,7 @@ describe('OrderBrowser', () => {
   it('follows open orders live and marks the history stale when orders change', async () => {
     const main = mainList({ rows: [] });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     expect(browser.stale).toBe(false);
     fake.emit('orders:changed', { views: ['open'] });
@@ -268,7 +269,7 @@ describe('OrderBrowser', () => {
     const first = Array.from({ length: 3 * BLOCK }, (_, i) => rowOf(orderOf({ id: `old-${i}` })));
     const main = mainList({ rows: first });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     browser.want(0, 40);
     expect(browser.rowAt(0)?.key).toBe('old-0');
@@ -290,7 +291,7 @@ describe('OrderBrowser', () => {
       'market:markets': () => [],
       'orders:rows': { error: 'Unlock your wallet to read your orders.' },
     });
-    const browser = new OrderBrowser(fake.api, memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     expect(browser.error).toBe('Unlock your wallet to read your orders.');
     expect(browser.loading).toBe(false);

@@ -6,7 +6,6 @@ import {
   type OrderRows,
 } from '../../../../src-shared/contract';
 import {
-  Market,
   Order,
   type Market as MarketT,
   type Order as OrderT,
@@ -16,6 +15,7 @@ import {
 } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { messageOf, unwrap } from '../api';
+import type { MarketList } from '../shell/markets.svelte';
 import { STATUSES_OF, type WireOrder, type WireRow } from './rows';
 
 export interface Notice {
@@ -45,7 +45,6 @@ export class OrderBrowser {
   symbol = $state('');
   side = $state<'' | Side>('');
   status = $state<'' | OrderStatus>('');
-  markets = $state.raw<MarketT[]>([]);
 
   /** Rows in the whole filtered list, as main counts them. */
   total = $state(0);
@@ -86,8 +85,10 @@ export class OrderBrowser {
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
 
+  /** `markets`: the window's one list of the exchange's markets. */
   constructor(
     private readonly api: Api,
+    private readonly marketList: MarketList,
     private readonly storage: Pick<
       Storage,
       'getItem' | 'setItem'
@@ -97,16 +98,15 @@ export class OrderBrowser {
     if (saved === 'open' || saved === 'history' || saved === 'trades') this.view = saved;
   }
 
+  /** The exchange's markets, for the filter and the rows' units. */
+  get markets(): MarketT[] {
+    return this.marketList.list;
+  }
+
   async start(): Promise<void> {
     if (this.stops.length === 0) this.listen();
-    void unwrap(this.api.market.markets()).then(
-      (markets) =>
-        (this.markets = markets.flatMap((m) => {
-          const parsed = Market.safeParse(m);
-          return parsed.success ? [parsed.data] : [];
-        })),
-      () => undefined,
-    );
+    // Unreadable now (the exchange unreachable): the rows show symbols; asked again next time.
+    void this.marketList.read().catch(() => undefined);
     await this.load();
   }
 

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { FakeMain, mainError } from '../testing/fake-main';
 import { fakeMain, INFO, SETTINGS, WALLET_ID } from '../testing/frame';
+import { ADA_USDM, NIGHT_USDM } from '../trade/fake-api';
 import { AppStatus } from './app-status.svelte';
 
 describe('AppStatus, the one truth of the frame', () => {
@@ -114,5 +115,31 @@ describe('AppStatus, the one truth of the frame', () => {
     // The lock state and the wallets are read again: nothing of one network shows on another.
     expect(main.callsTo('session:status')).toHaveLength(2);
     expect(main.callsTo('wallet:list')).toHaveLength(2);
+  });
+
+  it('shows another exchange’s markets once the network changes, and only then', async () => {
+    const sandbox = [ADA_USDM, NIGHT_USDM];
+    let markets = sandbox;
+    const main = fakeMain({
+      'market:markets': () => markets,
+      'settings:setNetwork': ({ network }) => ({ ...SETTINGS, network }),
+    });
+    const status = new AppStatus(main.api);
+    await status.load();
+    await status.markets.read();
+    // Another setting (the theme) keeps the list.
+    main.emit('settings:changed', { ...SETTINGS, theme: 'light' });
+    expect(status.markets.list).toHaveLength(2);
+    markets = [ADA_USDM];
+    await status.setNetwork({ name: 'staging' });
+    await vi.waitFor(() => expect(status.markets.list.map((m) => m.symbol)).toEqual(['ADAUSDM']));
+    // Main's event of a switch made elsewhere (a custom exchange's address) does the same.
+    markets = sandbox;
+    main.emit('settings:changed', {
+      ...SETTINGS,
+      network: { name: 'custom', baseUrl: 'https://exchange.example', networkId: 0 },
+    });
+    await vi.waitFor(() => expect(status.markets.list).toHaveLength(2));
+    expect(main.callsTo('market:markets')).toHaveLength(3);
   });
 });

@@ -10,17 +10,20 @@ import type {
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import {
   NETWORK_LABELS,
+  networkKeyOf,
   type NetworkChoice,
   type NetworkName,
 } from '../../../../src-shared/network';
 import { isMainLost, messageOf, onMainConnection, unwrap } from '../api';
+import { MarketList } from './markets.svelte';
 
 export type SettingsValue = Serialized<Settings>;
 
 /**
  * The one truth every screen reads: which app and exchange this is, the active wallet and whether
- * its trading session is locked, the trader's settings and the live state of the exchange
- * connection. Loaded once, then kept current by main's events; nothing here is guessed locally.
+ * its trading session is locked, the trader's settings, the live state of the exchange
+ * connection and the exchange's markets. Loaded once, then kept current by main's events;
+ * nothing here is guessed locally.
  */
 export class AppStatus {
   info = $state<AppInfo | null>(null);
@@ -61,9 +64,21 @@ export class AppStatus {
     (this.session?.notices ?? []).filter((notice) => !this.dismissedRepairs.includes(notice)),
   );
 
+  /** The exchange's markets (read when a screen first needs them; see MarketList). */
+  readonly markets: MarketList;
+
   private stops: Array<() => void> = [];
 
-  constructor(private readonly api: Api) {}
+  constructor(private readonly api: Api) {
+    this.markets = new MarketList(api);
+  }
+
+  /** Takes main's settings; another exchange's markets are read anew when next needed. */
+  private takeSettings(settings: SettingsValue): void {
+    const before = this.settings ? networkKeyOf(this.settings.network) : this.info?.network;
+    if (before && before !== networkKeyOf(settings.network)) this.markets.forget();
+    this.settings = settings;
+  }
 
   async load(): Promise<void> {
     this.loading = true;
@@ -97,7 +112,7 @@ export class AppStatus {
         void this.loadWallets();
       }),
       this.api.on('settings:changed', (settings) => {
-        this.settings = settings;
+        this.takeSettings(settings);
         this.settingsError = null;
       }),
       this.api.on('exchange:connection', (connection) => {
@@ -108,7 +123,7 @@ export class AppStatus {
 
   async loadSettings(): Promise<void> {
     try {
-      this.settings = await unwrap(this.api.settings.get());
+      this.takeSettings(await unwrap(this.api.settings.get()));
       this.settingsError = null;
     } catch (error) {
       this.settingsError = messageOf(error);
@@ -135,13 +150,13 @@ export class AppStatus {
   /** Saves part of the settings; main answers the whole, which becomes the truth. */
   async updateSettings(patch: Parameters<Api['settings']['update']>[0]): Promise<SettingsValue> {
     const settings = await unwrap(this.api.settings.update(patch));
-    this.settings = settings;
+    this.takeSettings(settings);
     return settings;
   }
 
   async setNetwork(network: NetworkChoice): Promise<SettingsValue> {
     const settings = await unwrap(this.api.settings.setNetwork({ network }));
-    this.settings = settings;
+    this.takeSettings(settings);
     await Promise.all([this.loadConnection(), this.loadWallets(), this.refreshSession()]);
     return settings;
   }

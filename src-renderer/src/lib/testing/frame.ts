@@ -1,3 +1,4 @@
+import type { Api } from '../../../../src-shared/contract';
 import { AppStatus } from '../shell/app-status.svelte';
 import type { AppContext } from '../shell/context';
 import { Notices } from '../shell/notices.svelte';
@@ -65,12 +66,28 @@ export const fakeMain = (
     ...handlers,
   });
 
+type Frame = AppContext & { status: AppStatus; notices: Notices };
+
+const frameWith = (status: AppStatus): Frame => ({
+  status,
+  notices: new Notices(),
+  requestUnlock: async () => true,
+});
+
 /** The frame's contexts over a fake main (installed as `window.api`), loaded. */
-export const frameOver = async (
-  main: FakeMain,
-): Promise<AppContext & { status: AppStatus; notices: Notices }> => {
+export const frameOver = async (main: FakeMain): Promise<Frame> => {
   main.install();
   const status = new AppStatus(main.api);
   await status.load();
-  return { status, notices: new Notices(), requestUnlock: async () => true };
+  return frameWith(status);
+};
+
+/**
+ * The frame's contexts over a test's own `Api`, loading in the background as the app's do (a
+ * screen shows what it has until main answers).
+ */
+export const frameOf = (api: Api): Frame => {
+  const status = new AppStatus(api);
+  void status.load();
+  return frameWith(status);
 };

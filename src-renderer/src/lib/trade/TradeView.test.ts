@@ -2,9 +2,10 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunOperation } from '../operations/context';
 import { connectionEvent } from '../testing/connection';
+import { frameOf, INFO, SETTINGS } from '../testing/frame';
+import WithApp from '../testing/WithApp.svelte';
 import { ADA_USDM, depthOf, fakeApi, NIGHT_USDM, operationResult, orderOf } from './fake-api';
 import TradeView from './TradeView.svelte';
-import WithRunner from './WithRunner.svelte';
 
 vi.mock('lightweight-charts', () => {
   const series = () => ({
@@ -50,8 +51,9 @@ const answers = (overrides: Record<string, unknown> = {}) => ({
   'funds:overview': () => balances(),
   'orders:all': () => [],
   'orders:list': () => ({ orders: [], page: 1, limit: 100, totalCount: 0, totalPages: 0 }),
+  'app:info': () => INFO,
   'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
-  'settings:get': () => ({ limits: { maxOrderValue: null, maxOpenOrders: null } }),
+  'settings:get': () => SETTINGS,
   'trading:preview': () => ({
     lock: { asset: 'USDM', amount: '65' },
     fee: { asset: 'ADA', amount: '0.1' },
@@ -72,7 +74,9 @@ const setup = (overrides: Record<string, unknown> = {}) => {
     const prepared = await prepare();
     return prepared.ok ? operationResult() : null;
   });
-  render(WithRunner, { props: { run, screen: TradeView, screenProps: { api: fake.api } } });
+  // In the frame's one truth (lock state, limits, markets, connection), as the app renders it.
+  const app = frameOf(fake.api);
+  render(WithApp, { props: { app, run, component: TradeView, props: { api: fake.api } } });
   return { fake, run };
 };
 

@@ -26,7 +26,7 @@ const overview = (free: string) => ({
 });
 
 describe('TraderAccount', () => {
-  it('loads balances, open orders, fills, lock state and limits', async () => {
+  it('loads balances, open orders and fills', async () => {
     const traded = orderOf({
       status: 'fully_filled',
       executions: [execution('e1', 'o1', '2025-03-01T12:00:01Z')],
@@ -41,8 +41,6 @@ describe('TraderAccount', () => {
         totalCount: 1,
         totalPages: 1,
       }),
-      'session:status': () => ({ state: 'unlocked', walletName: 'Main' }),
-      'settings:get': () => ({ limits: { maxOrderValue: '100', maxOpenOrders: 5 } }),
     });
     const account = new TraderAccount(fake.api);
     await account.start();
@@ -53,7 +51,6 @@ describe('TraderAccount', () => {
     expect(account.fills.map((f) => [f.id, f.side, f.price.toFixed()])).toEqual([
       ['e1', 'buy', '0.65'],
     ]);
-    expect(account.canTrade).toBe(true);
     expect(fake.calls.find((c) => c.channel === 'orders:all')?.request).toEqual({ view: 'open' });
   });
 
@@ -80,9 +77,6 @@ describe('TraderAccount', () => {
     fake.emit('orders:filled', { order, executionId: 'e1' });
     fake.emit('orders:filled', { order, executionId: 'e1' });
     expect(account.fills.map((f) => f.id)).toEqual(['e2', 'e1']);
-
-    fake.emit('session:changed', { state: 'locked', walletName: 'Main' });
-    expect(account.canTrade).toBe(false);
   });
 
   it('reads the fills again when orders or balances change (an order filled whole as placed)', async () => {
@@ -119,7 +113,6 @@ describe('TraderAccount', () => {
     await account.start();
     expect(account.openOrdersError).toBe('The exchange refused the API key. Check it in Settings.');
     expect(account.free('USDM')?.toFixed()).toBe('1');
-    expect(account.session).toBeNull();
   });
 
   it('does not know a balance before the exchange answered', async () => {

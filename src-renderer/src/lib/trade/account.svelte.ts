@@ -1,5 +1,5 @@
 import type Decimal from 'decimal.js';
-import type { Api, SessionStatus, Settings } from '../../../../src-shared/contract';
+import type { Api } from '../../../../src-shared/contract';
 import {
   Balance,
   Order,
@@ -19,9 +19,9 @@ const parseOrders = (orders: readonly unknown[]): OrderT[] =>
   });
 
 /**
- * The trader's side of the Trade screen: balances, open orders, own fills, lock state and the
- * pre-trade limits, each loaded once and then kept current by main's events. A part main cannot
- * answer yet leaves its own message and does not stop the others.
+ * The trader's side of the Trade screen: balances, open orders and own fills, each loaded once and
+ * then kept current by main's events. A part main cannot answer yet leaves its own message and
+ * does not stop the others. (Lock state and the pre-trade limits are the frame's, in AppStatus.)
  */
 export class TraderAccount {
   balances = $state.raw<BalanceT[] | null>(null);
@@ -29,10 +29,6 @@ export class TraderAccount {
   openOrders = $state.raw<OrderT[]>([]);
   openOrdersError = $state<string | null>(null);
   fills = $state.raw<OwnFill[]>([]);
-  session = $state.raw<SessionStatus | null>(null);
-  settings = $state.raw<Settings | null>(null);
-
-  readonly canTrade = $derived(this.session?.state === 'unlocked');
 
   private readonly stops: Array<() => void> = [];
   private refillTimer: ReturnType<typeof setTimeout> | undefined;
@@ -49,19 +45,7 @@ export class TraderAccount {
 
   async start(): Promise<void> {
     if (this.stops.length === 0) this.listen();
-    await Promise.all([
-      this.loadBalances(),
-      this.loadOpenOrders(),
-      this.loadFills(),
-      unwrap(this.api.session.status()).then(
-        (s) => (this.session = s),
-        () => undefined,
-      ),
-      unwrap(this.api.settings.get()).then(
-        (s) => (this.settings = s),
-        () => undefined,
-      ),
-    ]);
+    await Promise.all([this.loadBalances(), this.loadOpenOrders(), this.loadFills()]);
   }
 
   /** Free balance of an asset by name (`ADA`, `USDM`); null while unknown. */
@@ -87,12 +71,6 @@ export class TraderAccount {
         if (!order.success) return;
         const fills = fillsOf(order.data).filter((f) => f.id === fill.executionId);
         this.fills = mergeFills(this.fills, fills.length ? fills : fillsOf(order.data));
-      }),
-      this.api.on('session:changed', (status) => {
-        this.session = status;
-      }),
-      this.api.on('settings:changed', (settings) => {
-        this.settings = settings;
       }),
     );
   }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ADA_USDM, depthOf, fakeApi, NIGHT_USDM } from './fake-api';
-import { MarketFeed, mergeTrades } from './market-feed.svelte';
+import type { Api } from '../../../../src-shared/contract';
 import { MarketTrade } from '../../../../src-shared/domain';
+import { MarketList } from '../shell/markets.svelte';
+import { MarketFeed, mergeTrades } from './market-feed.svelte';
 
 const memory = () => {
   const data = new Map<string, string>();
@@ -10,6 +12,10 @@ const memory = () => {
     setItem: (k: string, v: string) => void data.set(k, v),
   };
 };
+
+/** A feed over the window's one market list (a new one per test: no other screen shares it). */
+const feedOf = (api: Api, storage = memory()) =>
+  new MarketFeed(api, { markets: new MarketList(api), connection: null }, storage);
 
 const trade = (timestamp: string, price = '0.65', symbol = 'ADAUSDM') => ({
   timestamp,
@@ -21,12 +27,6 @@ const trade = (timestamp: string, price = '0.65', symbol = 'ADAUSDM') => ({
 
 const answers = () => ({
   'market:markets': () => [ADA_USDM, NIGHT_USDM],
-  'settings:connection': () => ({
-    state: 'live',
-    network: 'sandbox',
-    detail: 'Connected',
-    since: '2025-03-01T12:00:00Z',
-  }),
   'market:watch': () => null,
   'market:depth': (r: unknown) => depthOf((r as { symbol: string }).symbol, 10),
   'market:ticker': (r: unknown) => ({
@@ -42,7 +42,7 @@ const answers = () => ({
 describe('MarketFeed', () => {
   it('loads the markets, watches the chosen one and reads its book, price and trades', async () => {
     const fake = fakeApi(answers());
-    const feed = new MarketFeed(fake.api, memory());
+    const feed = feedOf(fake.api, memory());
     await feed.start();
     expect(feed.markets.map((m) => m.symbol)).toEqual(['ADAUSDM', 'NIGHTUSDM']);
     expect(feed.market?.base).toBe('ADA');
@@ -52,12 +52,11 @@ describe('MarketFeed', () => {
     expect(feed.book.asks[0]?.price.toFixed()).toBe('0.6513');
     expect(feed.ticker?.price?.toFixed()).toBe('0.65');
     expect(feed.trades).toHaveLength(1);
-    expect(feed.connection?.state).toBe('live');
   });
 
   it('follows depth events of its market and ignores stale or foreign ones', async () => {
     const fake = fakeApi(answers());
-    const feed = new MarketFeed(fake.api, memory());
+    const feed = feedOf(fake.api, memory());
     await feed.start();
     fake.emit('market:depth', depthOf('ADAUSDM', 20, [['0.7', '1']], [['0.6', '2']]));
     expect(feed.book.asks.map((r) => r.price.toFixed())).toEqual(['0.7']);
@@ -69,7 +68,7 @@ describe('MarketFeed', () => {
 
   it('drops a payload that does not parse and keeps the last good book', async () => {
     const fake = fakeApi(answers());
-    const feed = new MarketFeed(fake.api, memory());
+    const feed = feedOf(fake.api, memory());
     await feed.start();
     fake.emit('market:depth', {
       ...depthOf('ADAUSDM', 99),
@@ -81,7 +80,7 @@ describe('MarketFeed', () => {
   it('switches market, remembers the choice and clears the last market at once', async () => {
     const fake = fakeApi(answers());
     const storage = memory();
-    const feed = new MarketFeed(fake.api, storage);
+    const feed = feedOf(fake.api, storage);
     await feed.start();
     const switching = feed.select('NIGHTUSDM');
     expect(feed.depth).toBeNull();
@@ -89,7 +88,7 @@ describe('MarketFeed', () => {
     await switching;
     expect(feed.market?.base).toBe('NIGHT');
     expect(storage.getItem('countersign.trade.symbol')).toBe('NIGHTUSDM');
-    expect(new MarketFeed(fake.api, storage).symbol).toBe('NIGHTUSDM');
+    expect(feedOf(fake.api, storage).symbol).toBe('NIGHTUSDM');
   });
 
   it("says what went wrong when main cannot give the market's data", async () => {
@@ -97,7 +96,7 @@ describe('MarketFeed', () => {
       'market:markets': () => [ADA_USDM],
       'market:watch': { error: 'The exchange did not answer. Check your connection.' },
     });
-    const feed = new MarketFeed(fake.api, memory());
+    const feed = feedOf(fake.api, memory());
     await feed.start();
     expect(feed.error).toBeNull();
     expect(feed.dataError).toBe('The exchange did not answer. Check your connection.');
@@ -105,7 +104,7 @@ describe('MarketFeed', () => {
 
   it('stops listening when disposed', async () => {
     const fake = fakeApi(answers());
-    const feed = new MarketFeed(fake.api, memory());
+    const feed = feedOf(fake.api, memory());
     await feed.start();
     expect(fake.listeners('market:depth')).toBe(1);
     feed.dispose();

@@ -1,7 +1,6 @@
 import type { Api, ConnectionState } from '../../../../src-shared/contract';
 import {
   Depth,
-  Market,
   MarketTrade,
   Ticker,
   type Depth as DepthT,
@@ -10,6 +9,7 @@ import {
   type Ticker as TickerT,
 } from '../../../../src-shared/domain';
 import { messageOf, unwrap } from '../api';
+import type { MarketList } from '../shell/markets.svelte';
 import { bookView } from './book';
 
 const SYMBOL_KEY = 'countersign.trade.symbol';
@@ -33,12 +33,10 @@ export const mergeTrades = (
  * the domain schemas; a payload that does not parse is dropped and the last good one stays.
  */
 export class MarketFeed {
-  markets = $state.raw<MarketT[]>([]);
   symbol = $state('ADAUSDM');
   depth = $state.raw<DepthT | null>(null);
   ticker = $state.raw<TickerT | null>(null);
   trades = $state.raw<MarketTradeT[]>([]);
-  connection = $state.raw<ConnectionState | null>(null);
   /** Whether the last price went up or down with its latest change. */
   lastMove = $state<'up' | 'down' | null>(null);
   /** The markets could not be read: nothing on this screen can work. */
@@ -54,8 +52,13 @@ export class MarketFeed {
 
   private readonly stops: Array<() => void> = [];
 
+  /**
+   * `app`: the window's one list of markets and its one view of the exchange connection (the
+   * frame's AppStatus), which this screen shows and does not keep copies of.
+   */
   constructor(
     private readonly api: Api,
+    private readonly app: { markets: MarketList; connection: ConnectionState | null },
     private readonly storage: Pick<
       Storage,
       'getItem' | 'setItem'
@@ -65,20 +68,22 @@ export class MarketFeed {
     if (saved) this.symbol = saved;
   }
 
+  /** The exchange's markets (the window's one list). */
+  get markets(): MarketT[] {
+    return this.app.markets.list;
+  }
+
+  /** The exchange connection, as the whole window shows it. */
+  get connection(): ConnectionState | null {
+    return this.app.connection;
+  }
+
   async start(): Promise<void> {
     if (this.stops.length === 0) this.listen();
     this.loading = true;
     this.error = null;
     try {
-      const [markets, connection] = await Promise.all([
-        unwrap(this.api.market.markets()),
-        unwrap(this.api.settings.connection()).catch(() => null),
-      ]);
-      this.markets = markets.flatMap((m) => {
-        const parsed = Market.safeParse(m);
-        return parsed.success ? [parsed.data] : [];
-      });
-      if (connection) this.connection = connection;
+      await this.app.markets.read();
       if (!this.market && this.markets[0]) this.symbol = this.markets[0].symbol;
       await this.load(this.symbol);
     } catch (error) {
@@ -125,9 +130,6 @@ export class MarketFeed {
       this.api.on('market:trades', (payload) => {
         if (payload.symbol !== this.symbol) return;
         this.trades = mergeTrades(this.trades, this.parseTrades(payload.trades));
-      }),
-      this.api.on('exchange:connection', (payload) => {
-        this.connection = payload;
       }),
     );
   }
