@@ -85,7 +85,7 @@ export class OrderBrowser {
   private detailSeq = 0;
   private readonly stops: Array<() => void> = [];
 
-  /** `markets`: the window's one list of the exchange's markets. */
+  /** `marketList`: the window's one list of the exchange's markets. */
   constructor(
     private readonly api: Api,
     private readonly marketList: MarketList,

@@ -73,7 +73,7 @@ export class AppStatus {
     this.markets = new MarketList(api);
   }
 
-  /** Takes main's settings; another exchange's markets are read anew when next needed. */
+  /** Takes main's settings; on another exchange, its markets replace the list (MarketList.forget). */
   private takeSettings(settings: SettingsValue): void {
     const before = this.settings ? networkKeyOf(this.settings.network) : this.info?.network;
     if (before && before !== networkKeyOf(settings.network)) this.markets.forget();
