@@ -326,7 +326,12 @@ interface TraceEvent {
   pid: number;
   tid: number;
   id2?: { local?: string };
-  args?: { name?: string; animation_frame_timing_info?: { duration_ms?: number } };
+  args?: {
+    name?: string;
+    animation_frame_timing_info?: { duration_ms?: number };
+    /** A task's: the source file that posted it. */
+    src_file?: string;
+  };
 }
 
 /**
@@ -359,11 +364,15 @@ function frameWork(events: TraceEvent[]): {
     .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X')
     .sort((a, b) => a.ts - b.ts);
   // Garbage collection on the thread (V8's heap and, with it, Blink's): scavenges, full
-  // collections and incremental marking's steps, as merged intervals.
+  // collections and incremental marking's steps, and the tasks the heap posts for itself (Blink's
+  // heap is swept in tasks of a few milliseconds after a full collection), as merged intervals.
   const GC_EVENT = /^(MinorGC|MajorGC|V8\.GC_MC_INCREMENTAL\w*)$/;
+  const isCollecting = (e: TraceEvent) =>
+    GC_EVENT.test(e.name) ||
+    (e.name === 'ThreadControllerImpl::RunTask' && !!e.args?.src_file?.startsWith('v8/src/heap/'));
   const collections: Array<[number, number]> = [];
   for (const e of onMain
-    .filter((e) => e.ph === 'X' && GC_EVENT.test(e.name))
+    .filter((e) => e.ph === 'X' && isCollecting(e))
     .sort((a, b) => a.ts - b.ts)) {
     const last = collections.at(-1);
     const stop = e.ts + (e.dur ?? 0);
