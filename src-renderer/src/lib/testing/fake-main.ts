@@ -42,7 +42,7 @@ export const mainError = (code: ErrorCode, message: string): MainError =>
   new MainError(code, message);
 
 export class FakeMain {
-  readonly calls: Array<{ channel: string; payload: unknown }> = [];
+  readonly calls: Array<{ channel: string; request: unknown }> = [];
   readonly api: Api;
   private readonly handlers = new Map<string, (request: unknown) => unknown>();
   private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -53,7 +53,7 @@ export class FakeMain {
     }
     this.api = buildApi(
       async (channel, payload): Promise<Result<unknown>> => {
-        this.calls.push({ channel, payload });
+        this.calls.push({ channel, request: payload });
         const handler = this.handlers.get(channel);
         if (!handler) {
           return {
@@ -96,7 +96,7 @@ export class FakeMain {
   }
 
   callsTo(channel: Channel): unknown[] {
-    return this.calls.filter((c) => c.channel === channel).map((c) => c.payload);
+    return this.calls.filter((c) => c.channel === channel).map((c) => c.request);
   }
 
   /** Installs this fake as `window.api` for components that call `api()`. */

@@ -2,82 +2,43 @@ import type { Api, EventName, Events } from '../../../../src-shared/contract';
 import type { PayloadOf } from '../../../../src-shared/contract/define';
 import type { Market, Order } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
-import type { Result } from '../../../../src-shared/result';
+import { ErrorCode } from '../../../../src-shared/errors';
+import { FakeMain, mainError, MainError, type Channel } from '../testing/fake-main';
 
 /**
- * For component and rune tests only: a `window.api` whose answers a test chooses per channel
- * (`'market:depth'`), whose events a test pushes, and which records every call. A channel the
- * test did not answer fails the way main does while a service is missing.
+ * For component and rune tests only: the fake main process (`FakeMain`, whose `window.api` is
+ * built from the contract as the preload builds it) answering from a plain map of channels
+ * (`'market:depth'`) to answers. An answer `{ error }`, or a handler that throws, answers the
+ * failure main gives when the exchange refuses; a channel the test did not answer fails the way
+ * main does while a service is missing.
  */
 type Handler = (request: unknown) => unknown;
 
 export interface FakeApi {
   api: Api;
-  calls: Array<{ channel: string; request: unknown }>;
+  calls: FakeMain['calls'];
   emit<E extends EventName>(name: E, payload: Serialized<PayloadOf<Events[E]>>): void;
   listeners(name: EventName): number;
 }
 
-export const NOT_READY = 'This part of Countersign is not ready yet.';
-
 export const fakeApi = (answers: Record<string, Handler | { error: string }> = {}): FakeApi => {
-  const calls: FakeApi['calls'] = [];
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const call = async (channel: string, request: unknown): Promise<Result<unknown>> => {
-    calls.push({ channel, request });
-    const answer = answers[channel];
-    if (answer === undefined) {
-      return { ok: false, error: { code: 'INTERNAL', message: NOT_READY } };
-    }
-    if (typeof answer !== 'function') {
-      return { ok: false, error: { code: 'EXCHANGE', message: answer.error } };
-    }
-    try {
-      return { ok: true, value: await answer(request) };
-    } catch (error) {
-      return {
-        ok: false,
-        error: { code: 'EXCHANGE', message: error instanceof Error ? error.message : 'failed' },
-      };
-    }
-  };
-  const areas = new Map<string, Record<string, (request?: unknown) => Promise<Result<unknown>>>>();
-  const api = new Proxy(
-    {},
-    {
-      get(_target, area: string) {
-        if (area === 'on') {
-          return (name: string, listener: (payload: unknown) => void) => {
-            const set = listeners.get(name) ?? new Set();
-            listeners.set(name, set);
-            set.add(listener);
-            return () => set.delete(listener);
-          };
-        }
-        let methods = areas.get(area);
-        if (!methods) {
-          methods = new Proxy(
-            {},
-            {
-              get:
-                (_t, method: string) =>
-                (request?: unknown): Promise<Result<unknown>> =>
-                  call(`${area}:${method}`, request),
-            },
-          ) as Record<string, (request?: unknown) => Promise<Result<unknown>>>;
-          areas.set(area, methods);
-        }
-        return methods;
-      },
-    },
-  ) as Api;
+  const main = new FakeMain();
+  for (const [channel, answer] of Object.entries(answers)) {
+    main.handle(channel as Channel, async (request: unknown) => {
+      if (typeof answer !== 'function') throw mainError(ErrorCode.Exchange, answer.error);
+      try {
+        return (await answer(request)) as never;
+      } catch (error) {
+        if (error instanceof MainError) throw error;
+        throw mainError(ErrorCode.Exchange, error instanceof Error ? error.message : 'failed');
+      }
+    });
+  }
   return {
-    api,
-    calls,
-    emit: (name, payload) => {
-      for (const listener of listeners.get(name) ?? []) listener(payload);
-    },
-    listeners: (name) => listeners.get(name)?.size ?? 0,
+    api: main.api,
+    calls: main.calls,
+    emit: (name, payload) => main.emit(name, payload),
+    listeners: (name) => main.listenerCount(name),
   };
 };
 
