@@ -123,3 +123,49 @@ for (const size of [
     await page.screenshot({ path: `${SHOTS}/orders-many-fills-${size.width}-dark.png` });
   });
 }
+
+test('the row the keyboard is on is always in the page, even before main has sent it', async ({
+  page,
+  harness,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 680 });
+  await page.goto(`${harness.url}#/orders`);
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  const grid = page.getByRole('grid', { name: 'Order history' });
+  await expect(page.getByText('20,000 orders')).toBeVisible();
+  await expect(grid.getByRole('row').nth(1)).toContainText('Cancelled');
+
+  // From now on, every frame: the row the grid names to assistive technology as the keyboard's
+  // is in the page (End jumps into thousands of rows main has not sent yet).
+  await grid.evaluate((element) => {
+    const seen: string[] = [];
+    (window as unknown as { missingActive: string[] }).missingActive = seen;
+    const check = () => {
+      const id = element.getAttribute('aria-activedescendant');
+      if (id && !document.getElementById(id)) seen.push(id);
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+  await grid.focus();
+  await page.keyboard.press('End');
+  await expect(grid).toHaveAttribute('aria-activedescendant', 'orders-row-19999');
+  const last = page.locator('#orders-row-19999');
+  await expect(last).toHaveAttribute('aria-selected', 'true');
+  await expect(last).toContainText('USDM');
+  await expect(last).toBeInViewport();
+
+  await page.keyboard.press('Home');
+  await expect(grid).toHaveAttribute('aria-activedescendant', 'orders-row-0');
+  await expect(page.locator('#orders-row-0')).toContainText('Cancelled');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  const active = await grid.getAttribute('aria-activedescendant');
+  await expect(page.locator(`#${active}`)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator(`#${active}`)).toBeInViewport();
+
+  const missing = await page.evaluate(
+    () => (window as unknown as { missingActive: string[] }).missingActive,
+  );
+  expect(missing).toEqual([]);
+});
