@@ -3,7 +3,11 @@ const waiting: Array<() => void> = [];
 let channel: MessageChannel | undefined;
 
 const runWaiting = (): void => {
-  for (const callback of waiting.splice(0)) callback();
+  try {
+    for (let k = 0; k < waiting.length; k++) waiting[k]?.();
+  } finally {
+    waiting.length = 0;
+  }
 };
 
 /**
