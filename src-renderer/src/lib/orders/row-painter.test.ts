@@ -56,6 +56,9 @@ const cellsOf = (row: Element | null | undefined) =>
     c.textContent?.trim(),
   );
 const waitingOf = (row: Element | null | undefined) => row?.querySelector('.waiting')?.textContent;
+/** The record cells hidden from assistive technology. */
+const hiddenCells = (row: Element | null | undefined) =>
+  row?.querySelectorAll('[role=gridcell][aria-hidden=true]:not(.waiting)').length;
 
 describe('RowPainter', () => {
   let body: HTMLDivElement;
@@ -102,12 +105,18 @@ describe('RowPainter', () => {
     expect(row?.getAttribute('aria-busy')).toBe('true');
     expect(waitingOf(row)).toBe('Reading…');
     expect(cellsOf(row)).toEqual(['', '', '', '', '', '', '', '', '', '']);
+    // "Reading…" is what assistive technology finds in the row, not the cells under it.
+    const waiting = row?.querySelector<HTMLElement>('.waiting');
+    expect(waiting?.hidden).toBe(false);
+    expect(hiddenCells(row)).toBe(10);
 
     painter.paint([{ slot: 0, index: 3, row: rowOf(3) }], context());
     expect(body.firstElementChild).toBe(row);
     expect([...(row?.querySelectorAll('[role=gridcell]') ?? [])]).toEqual(cells);
     expect(row?.hasAttribute('aria-busy')).toBe(false);
     expect(cellsOf(row)[5]).toBe('13.0000');
+    expect(waiting?.hidden).toBe(true);
+    expect(hiddenCells(row)).toBe(0);
   });
 
   it('keeps a waiting row’s last text under "Reading…", so a row read again writes nothing', () => {
@@ -118,7 +127,7 @@ describe('RowPainter', () => {
     const changes = new MutationObserver(() => undefined);
     changes.observe(body, { subtree: true, characterData: true, childList: true });
 
-    // A jump away and back: the row waits (the table's style hides its cells), then shows the
+    // A jump away and back: the row waits ("Reading…" covers its cells), then shows the
     // same record again, without a single text written.
     painter.paint([{ slot: 0, index: 3, row: undefined }], context());
     expect(row?.getAttribute('aria-busy')).toBe('true');

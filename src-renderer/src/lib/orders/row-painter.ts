@@ -29,6 +29,10 @@ interface RowElement {
   element: HTMLDivElement;
   shape: Shape | null;
   cells: Cell[];
+  /** "Reading…", over the cells while the row waits for its record (none for an unreadable one). */
+  waiting: HTMLElement | null;
+  /** Whether the row shows "Reading…" (null: not painted yet). */
+  busy: boolean | null;
   index: number;
   row: WireRow | undefined;
   /** The line its cells show (hidden while the row waits for its record); null: none yet. */
@@ -127,6 +131,8 @@ export class RowPainter {
       element,
       shape: null,
       cells: [],
+      waiting: null,
+      busy: null,
       index: -1,
       row: undefined,
       line: null,
@@ -148,10 +154,6 @@ export class RowPainter {
       element.setAttribute('aria-selected', String(selected));
     }
     if (!anew && entry.row === row.row && row.shape !== null) return;
-    if ((entry.row === undefined) !== (row.row === undefined) || row.shape === null) {
-      if (entry.row === undefined) element.setAttribute('aria-busy', 'true');
-      else element.removeAttribute('aria-busy');
-    }
     row.row = entry.row;
     const line = entry.row && lineOf(entry.row, context.markets);
     const shape: Shape =
@@ -160,17 +162,36 @@ export class RowPainter {
       this.#build(row, shape);
       row.line = null;
     }
+    this.#wait(row, entry.row === undefined);
     if (line?.kind === 'unreadable') write(row.cells[0]?.text, line.text);
     else if (line?.kind === shape) this.#fill(row, line);
-    // A row waiting for its record keeps the text it showed, hidden under "Reading…" (by its
-    // `aria-busy`, in the table's style): a new text is a layout of its cell, and a row read
-    // after a jump would otherwise be laid out twice, once emptied and once filled.
+  }
+
+  /**
+   * A row waiting for its record keeps the text it showed, covered by "Reading…" and hidden from
+   * assistive technology (the row is `aria-busy`): a new text is a layout of its cell, and a row
+   * read after a jump would otherwise be laid out twice, once emptied and once filled. Nothing in
+   * the table's style depends on the row's state, so a row that starts or stops waiting restyles
+   * only its "Reading…", not its dozen cells (a screen of rows does so at each jump).
+   */
+  #wait(row: RowElement, busy: boolean): void {
+    if (busy === row.busy) return;
+    row.busy = busy;
+    if (busy) row.element.setAttribute('aria-busy', 'true');
+    else row.element.removeAttribute('aria-busy');
+    if (row.waiting) row.waiting.hidden = !busy;
+    for (const cell of row.cells) {
+      if (busy) cell.element.setAttribute('aria-hidden', 'true');
+      else cell.element.removeAttribute('aria-hidden');
+    }
   }
 
   /** Makes a row's cells for its shape (once, or when the view switches between orders and fills). */
   #build(row: RowElement, shape: Shape): void {
     row.shape = shape;
     row.cells = [];
+    row.waiting = null;
+    row.busy = null;
     row.element.replaceChildren();
     if (shape === 'unreadable') {
       row.cells.push(this.#cell(row.element, 'unreadable'));
@@ -191,8 +212,10 @@ export class RowPainter {
       }
       row.cells.push(cell);
     }
-    // Shown instead of the cells while the row waits for its record.
-    this.#cell(row.element, 'waiting').text.data = 'Reading…';
+    // Shown over the cells while the row waits for its record (see #wait).
+    const waiting = this.#cell(row.element, 'waiting');
+    waiting.text.data = 'Reading…';
+    row.waiting = waiting.element;
   }
 
   #cell(parent: HTMLElement, className: string): Cell {
