@@ -172,14 +172,16 @@ export class RowPainter {
    * assistive technology (the row is `aria-busy`): a new text is a layout of its cell, and a row
    * read after a jump would otherwise be laid out twice, once emptied and once filled. Nothing in
    * the table's style depends on the row's state, so a row that starts or stops waiting restyles
-   * only its "Reading…", not its dozen cells (a screen of rows does so at each jump).
+   * only its "Reading…", not its dozen cells (a screen of rows does so at each jump). "Reading…"
+   * is made invisible rather than taken out of the layout, which would lay out its text again
+   * each time it shows.
    */
   #wait(row: RowElement, busy: boolean): void {
     if (busy === row.busy) return;
     row.busy = busy;
     if (busy) row.element.setAttribute('aria-busy', 'true');
     else row.element.removeAttribute('aria-busy');
-    if (row.waiting) row.waiting.hidden = !busy;
+    if (row.waiting) row.waiting.className = busy ? 'waiting' : 'waiting off';
     for (const cell of row.cells) {
       if (busy) cell.element.setAttribute('aria-hidden', 'true');
       else cell.element.removeAttribute('aria-hidden');
