@@ -35,7 +35,7 @@ interface RowElement {
   busy: boolean | null;
   index: number;
   row: WireRow | undefined;
-  /** The line its cells show (hidden while the row waits for its record); null: none yet. */
+  /** The line its cells show (covered while the row waits for its record); null: none yet. */
   line: OrderLine | FillLine | null;
   selected: boolean | null;
 }
@@ -182,9 +182,11 @@ export class RowPainter {
     if (busy) row.element.setAttribute('aria-busy', 'true');
     else row.element.removeAttribute('aria-busy');
     if (row.waiting) row.waiting.className = busy ? 'waiting' : 'waiting off';
-    for (const cell of row.cells) {
-      if (busy) cell.element.setAttribute('aria-hidden', 'true');
-      else cell.element.removeAttribute('aria-hidden');
+    const { cells } = row;
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k]?.element;
+      if (busy) cell?.setAttribute('aria-hidden', 'true');
+      else cell?.removeAttribute('aria-hidden');
     }
   }
 
