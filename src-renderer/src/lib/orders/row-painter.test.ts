@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Market } from '../../../../src-shared/domain';
 import { ADA_USDM, orderOf } from '../trade/fake-api';
 import { RowPainter, type PaintContext } from './row-painter';
@@ -172,6 +172,38 @@ describe('RowPainter', () => {
     observer.disconnect();
     expect(statusWrites.map((r) => r.type).sort()).toEqual(['attributes', 'characterData']);
     expect(cellsOf(body.children[1])[9]).toBe('Cancelled');
+  });
+
+  it('compares with what it wrote, never reading a text back from the page', () => {
+    const reads = vi.spyOn(Text.prototype, 'data', 'get');
+    try {
+      painter.paint(
+        [0, 1].map((slot) => ({ slot, index: slot, row: rowOf(slot) })),
+        context(),
+      );
+      // New records in the same rows, one waiting, then the fills' shape: every kind of write.
+      painter.paint(
+        [
+          { slot: 0, index: 5, row: rowOf(5, { status: 'cancelled' }) },
+          { slot: 1, index: 6, row: undefined },
+        ],
+        context({ active: 5 }),
+      );
+      painter.paint([{ slot: 0, index: 5, row: fillRowOf(5) }], context({ view: 'trades' }));
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+    expect(cellsOf(body.firstElementChild)).toEqual([
+      expect.stringMatching(/2025/),
+      'ADA/USDM',
+      '▼ Sell',
+      '0.6400',
+      '5.0000',
+      '3.2000',
+      expect.stringMatching(/^0\.010000/),
+      'Taker',
+    ]);
   });
 
   it('keeps the elements in slot order as slots leave the page and come back', () => {

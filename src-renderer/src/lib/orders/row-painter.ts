@@ -16,12 +16,22 @@ export interface PaintContext {
 /** The cells a row is built with: an order's, a fill's, or one spanning the row. */
 type Shape = 'order' | 'fill' | 'unreadable';
 
+/**
+ * A text node and the text last written to it. A paint compares with this, never with the node's
+ * own text: each read of a node's text hands the script a new string backed by the page's copy,
+ * one more for the collector to trace and release (ten per row that changes).
+ */
+interface TextSlot {
+  node: Text;
+  value: string;
+}
+
 /** A cell: its element and the text node its text is written to. */
 interface Cell {
   element: HTMLElement;
-  text: Text;
+  text: TextSlot;
   /** The asset after a fee, or the arrow before a side. */
-  extra?: Text;
+  extra?: TextSlot;
 }
 
 /** One row element and what it was last painted with, so a paint writes only what changed. */
@@ -206,19 +216,19 @@ export class RowPainter {
       if (column === 'side') {
         const arrow = document.createElement('span');
         arrow.setAttribute('aria-hidden', 'true');
-        cell.extra = arrow.appendChild(document.createTextNode(''));
+        cell.extra = { node: arrow.appendChild(document.createTextNode('')), value: '' };
         cell.element.prepend(arrow);
       } else if (column === 'fee') {
         const asset = document.createElement('span');
         asset.className = 'muted';
-        cell.extra = asset.appendChild(document.createTextNode(''));
+        cell.extra = { node: asset.appendChild(document.createTextNode('')), value: '' };
         cell.element.append(asset);
       }
       row.cells.push(cell);
     }
     // Shown over the cells while the row waits for its record (see #wait).
     const waiting = this.#cell(row.element, 'waiting');
-    waiting.text.data = 'Reading…';
+    write(waiting.text, 'Reading…');
     row.waiting = waiting.element;
   }
 
@@ -226,9 +236,9 @@ export class RowPainter {
     const element = document.createElement('div');
     element.setAttribute('role', 'gridcell');
     if (className) element.className = className;
-    const text = element.appendChild(document.createTextNode(''));
+    const node = element.appendChild(document.createTextNode(''));
     parent.append(element);
-    return { element, text };
+    return { element, text: { node, value: '' } };
   }
 
   /** Writes a row's texts and classes for its line: only those that differ from the last. */
@@ -293,6 +303,8 @@ const plainText = (line: OrderLine | FillLine, column: Column): string => {
 };
 
 /** Sets a text node's text, only when it differs (a write is a relayout of its cell). */
-const write = (text: Text | undefined, value: string): void => {
-  if (text && text.data !== value) text.data = value;
+const write = (text: TextSlot | undefined, value: string): void => {
+  if (!text || text.value === value) return;
+  text.value = value;
+  text.node.data = value;
 };
