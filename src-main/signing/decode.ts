@@ -172,6 +172,19 @@ export interface DecodedTransaction {
 export { LOVELACE };
 const ADA: AssetInfo = { name: 'ADA', decimals: 6 };
 
+/**
+ * An asset the wallet does not know, named as cardano-cli writes it: its policy id, then a dot and
+ * its name (unprintable characters as `?`) when it has one.
+ */
+const unknownAssetName = (unit: string): string => {
+  const policy = unit.slice(0, 56);
+  if (unit.length === 56) return policy;
+  const name = Buffer.from(unit.slice(56), 'hex')
+    .toString('utf8')
+    .replace(/[^\x20-\x7e]/g, '?');
+  return `${policy}.${name}`;
+};
+
 export const displayAmounts = (
   amounts: Amounts,
   assets?: ReadonlyMap<string, AssetInfo>,
@@ -180,11 +193,7 @@ export const displayAmounts = (
     .filter(([unit, quantity]) => quantity !== 0n || unit === LOVELACE)
     .map(([unit, quantity]) => {
       const info = unit === LOVELACE ? ADA : assets?.get(unit);
-      const name =
-        info?.name ??
-        `${unit.slice(0, 56)}.${Buffer.from(unit.slice(56), 'hex')
-          .toString('utf8')
-          .replace(/[^\x20-\x7e]/g, '?')}`;
+      const name = info?.name ?? unknownAssetName(unit);
       return {
         unit,
         name,

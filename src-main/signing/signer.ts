@@ -8,6 +8,7 @@ import {
 } from '../wallet';
 import {
   decodeTransaction,
+  type AssetInfo,
   type DecodedTransaction,
   type KnownOutput,
   type OwnWallet,
@@ -29,6 +30,7 @@ import type {
   TradingKeySource,
   WalletKeySource,
 } from './key-source';
+import { intentPolicyOf } from './intents/shared';
 import type { ExchangeProfile } from './profile';
 import { MEDIUM_WORDS, type SignedFile } from './text-envelope';
 import {
@@ -108,6 +110,23 @@ interface ReadTrade {
  */
 const REVIEWED_TRADES_KEPT = 20;
 
+/** What the confirmation dialog calls each asset, worked out once per profile. */
+const shownAssets = new WeakMap<ExchangeProfile, ReadonlyMap<string, AssetInfo>>();
+/**
+ * The exchange's assets by name, and its request token: the intent policy's token with no name,
+ * which an order or a withdrawal sends to the exchange's request address to mark the request.
+ */
+const assetsShown = (profile: ExchangeProfile): ReadonlyMap<string, AssetInfo> => {
+  let assets = shownAssets.get(profile);
+  if (!assets) {
+    const all = new Map(profile.assets ?? []);
+    const token = intentPolicyOf(profile);
+    if (token && !all.has(token)) all.set(token, { name: 'request token', decimals: 0 });
+    shownAssets.set(profile, (assets = all));
+  }
+  return assets;
+};
+
 export class TransactionSigner {
   readonly #own = new Map<string, OwnWallet>();
   /**
@@ -175,7 +194,7 @@ export class TransactionSigner {
       networkId: profile.networkId,
       own,
       exchange: profile.addresses,
-      ...(profile.assets ? { assets: profile.assets } : {}),
+      assets: assetsShown(profile),
     };
     const funds = intent.kind === 'deposit' || intent.kind === 'withdrawal';
     const read = funds ? undefined : this.#reviewedTrades.get(txHex);

@@ -2,6 +2,7 @@ import { Cardano } from '@cardano-sdk/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeTransaction,
+  displayAmounts,
   readIntentDatum,
   type DecodeContext,
 } from '../../../../src-main/signing';
@@ -42,7 +43,7 @@ describe('decoding a transaction for display', () => {
     expect(
       tx.outputs.map((o) => [o.party, o.datum, o.display.map((d) => `${d.amount} ${d.name}`)]),
     ).toEqual([
-      ['exchange-intent', 'inline', ['0 ADA', `1 ${INTENT_TOKEN}.`, '50 USDM']],
+      ['exchange-intent', 'inline', ['0 ADA', `1 ${INTENT_TOKEN}`, '50 USDM']],
       ['exchange-account', 'none', ['3 ADA', '150 USDM']],
     ]);
     expect(tx.mint).toEqual(new Map([[INTENT_TOKEN, 1n]]));
@@ -123,6 +124,13 @@ describe('decoding a transaction for display', () => {
       name: `${USDM.slice(0, 56)}.USDM`,
       amount: (50n * ADA).toString(),
     });
+  });
+
+  it('names an unknown asset with no name by its policy alone, as cardano-cli does', () => {
+    const policy = USDM.slice(0, 56);
+    expect(displayAmounts(new Map([[policy, 3n]]))).toEqual([
+      { unit: policy, name: policy, quantity: '3', amount: '3' },
+    ]);
   });
 
   it('counts certificates, reward withdrawals, collateral and treasury fields', () => {

@@ -155,5 +155,10 @@ describe('sandbox-built transactions, signed by the app', () => {
       },
     );
     expect((await trader.submitFunds('withdrawal', signed.signedTxHex)).status).toBe(200);
+    // What the confirmation showed for the request: the exchange's token marking it, by name.
+    const request = signed.decoded.outputs.find((o) => o.party === 'exchange-intent');
+    expect(request?.display.filter((d) => d.unit !== 'lovelace')).toEqual([
+      expect.objectContaining({ name: 'request token', amount: '1' }),
+    ]);
   });
 });
