@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 
 /**
@@ -264,6 +265,7 @@ test('orders history shows an order with its executions and exports CSV', async 
     [section, ...section.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1),
   );
   expect(sideways).toBe(false);
+  expect(await seriousViolations(page, 'An order’s detail')).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/orders-detail.png` });
   // The card alone, clear of the notifications.
   const dismiss = page.getByRole('button', { name: /^Dismiss:/ });
