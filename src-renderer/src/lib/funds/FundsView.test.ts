@@ -69,6 +69,14 @@ describe('Funds', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent),
     ).toEqual(['120.5', '30', '150.5']);
+    // Locked is more than orders: the exchange holds a deposit there until it lands.
+    expect(
+      within(exchange)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Asset', 'Free', 'Locked', 'Total']);
+    const note = document.getElementById(exchange.getAttribute('aria-describedby') ?? '');
+    expect(note?.textContent).toMatch(/what your open orders hold, and a deposit until it lands/);
     const wallet = await screen.findByRole('table', { name: 'Wallet balance' });
     expect(wallet.textContent).toContain('500');
     expect(document.body.textContent).toContain('addr_test1qqexampleaddress');
