@@ -110,20 +110,15 @@ interface ReadTrade {
  */
 const REVIEWED_TRADES_KEPT = 20;
 
-/** What the confirmation dialog calls each asset, worked out once per profile. */
-const shownAssets = new WeakMap<ExchangeProfile, ReadonlyMap<string, AssetInfo>>();
 /**
- * The exchange's assets by name, and its request token: the intent policy's token with no name,
- * which an order or a withdrawal sends to the exchange's request address to mark the request.
+ * What the confirmation dialog calls each asset: the exchange's assets by name, and its request
+ * token (the intent policy's token with no name, which an order or a withdrawal sends to the
+ * exchange's request address to mark the request).
  */
 const assetsShown = (profile: ExchangeProfile): ReadonlyMap<string, AssetInfo> => {
-  let assets = shownAssets.get(profile);
-  if (!assets) {
-    const all = new Map(profile.assets ?? []);
-    const token = intentPolicyOf(profile);
-    if (token && !all.has(token)) all.set(token, { name: 'request token', decimals: 0 });
-    shownAssets.set(profile, (assets = all));
-  }
+  const assets = new Map(profile.assets ?? []);
+  const token = intentPolicyOf(profile);
+  if (token && !assets.has(token)) assets.set(token, { name: 'request token', decimals: 0 });
   return assets;
 };
 
