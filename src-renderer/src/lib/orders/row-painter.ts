@@ -216,12 +216,12 @@ export class RowPainter {
       if (column === 'side') {
         const arrow = document.createElement('span');
         arrow.setAttribute('aria-hidden', 'true');
-        cell.extra = { node: arrow.appendChild(document.createTextNode('')), value: '' };
+        cell.extra = textIn(arrow);
         cell.element.prepend(arrow);
       } else if (column === 'fee') {
         const asset = document.createElement('span');
         asset.className = 'muted';
-        cell.extra = { node: asset.appendChild(document.createTextNode('')), value: '' };
+        cell.extra = textIn(asset);
         cell.element.append(asset);
       }
       row.cells.push(cell);
@@ -236,9 +236,9 @@ export class RowPainter {
     const element = document.createElement('div');
     element.setAttribute('role', 'gridcell');
     if (className) element.className = className;
-    const node = element.appendChild(document.createTextNode(''));
+    const text = textIn(element);
     parent.append(element);
-    return { element, text: { node, value: '' } };
+    return { element, text };
   }
 
   /** Writes a row's texts and classes for its line: only those that differ from the last. */
@@ -301,6 +301,12 @@ const plainText = (line: OrderLine | FillLine, column: Column): string => {
       return '';
   }
 };
+
+/** A new, empty text node at the end of `parent`. */
+const textIn = (parent: HTMLElement): TextSlot => ({
+  node: parent.appendChild(document.createTextNode('')),
+  value: '',
+});
 
 /** Sets a text node's text, only when it differs (a write is a relayout of its cell). */
 const write = (text: TextSlot | undefined, value: string): void => {
