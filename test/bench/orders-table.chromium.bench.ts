@@ -155,6 +155,8 @@ try {
   /** Garbage collection within each round's worst frame, and the worst frame with none. */
   const gcInWorst: number[] = [];
   const worstWithoutGc: number[] = [];
+  /** Full collections (V8's heap and Blink's together) within each round. */
+  const fullCollections: number[] = [];
   const cpuP99: number[] = [];
   const waiting: number[] = [];
   const settle: number[] = [];
@@ -279,6 +281,7 @@ try {
     const worstAt = frames.work.indexOf(Math.max(...frames.work));
     gcInWorst.push(frames.gc[worstAt] ?? 0);
     worstWithoutGc.push(Math.max(...frames.work.filter((_, k) => frames.gc[k] === 0)));
+    fullCollections.push(frames.fullCollections);
     cpuWorst.push(Math.max(...frames.cpu));
     cpuP99.push(percentile(frames.cpu, 0.99));
     waiting.push(run.framesWaiting / run.frames);
@@ -299,6 +302,9 @@ try {
     chrome_frame_duration_worst: round(Math.max(...chromeWorst)),
     gc_in_worst_frame_median: round(percentile(gcInWorst, 0.5)),
     worst_frame_without_gc_median: round(percentile(worstWithoutGc, 0.5)),
+    // A round with none has a worst frame of its own work; one with some, usually a collection's.
+    full_collections_per_round_median: percentile(fullCollections, 0.5),
+    rounds_without_full_collection: fullCollections.filter((n) => n === 0).length,
     // worst_frame_median_wheel, _drag, _page, _jump
     ...Object.fromEntries(
       Object.entries(patternWorst).map(([name, values]) => [
@@ -348,6 +354,7 @@ function frameWork(events: TraceEvent[]): {
   chrome: number[];
   pattern: string[];
   gc: number[];
+  fullCollections: number;
 } {
   const main = events.find(
     (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
@@ -412,5 +419,8 @@ function frameWork(events: TraceEvent[]): {
     gc.push(collecting / 1000);
   }
   if (work.length === 0) throw new Error('the trace has no animation frame while scrolling');
-  return { work, cpu, chrome, pattern, gc };
+  const fullCollections = onMain.filter(
+    (e) => e.name === 'MajorGC' && e.ph === 'X' && e.ts >= from && e.ts <= to,
+  ).length;
+  return { work, cpu, chrome, pattern, gc, fullCollections };
 }
