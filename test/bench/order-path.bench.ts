@@ -23,12 +23,15 @@ const ORDERS = Number(process.env['BENCH_ORDER_PATH_ORDERS'] ?? 200);
 const started = new WeakMap<object, { at: number; path: string }>();
 let intervals: Array<[number, number]> = [];
 let buildAsked = Number.NaN;
+let buildAnswered = Number.NaN;
+let submitAsked = Number.NaN;
 let submitAnswered = Number.NaN;
 subscribe('undici:request:create', (message) => {
   const { request } = message as { request: { path?: string } };
   const at = performance.now();
   const path = request.path ?? '';
   if (path.startsWith('/order/build')) buildAsked = at;
+  if (path.startsWith('/order/submit')) submitAsked = at;
   started.set(request, { at, path });
 });
 const finished = (message: unknown): void => {
@@ -37,6 +40,7 @@ const finished = (message: unknown): void => {
   if (start === undefined) return;
   const at = performance.now();
   intervals.push([start.at, at]);
+  if (start.path.startsWith('/order/build')) buildAnswered = at;
   if (start.path.startsWith('/order/submit')) submitAnswered = at;
 };
 subscribe('undici:request:trailers', finished);
@@ -82,9 +86,13 @@ try {
     total: number;
     client: number;
     path: number;
+    prepare: number;
+    confirm: number;
   }> => {
     intervals = [];
     buildAsked = Number.NaN;
+    buildAnswered = Number.NaN;
+    submitAsked = Number.NaN;
     submitAnswered = Number.NaN;
     const t0 = performance.now();
     const prepared = await call<Serialized<PreparedOperation>>('trading:prepareOrder', {
@@ -94,6 +102,7 @@ try {
       quantity: '10',
       price,
     });
+    const preparedAt = performance.now();
     const done = await call<Serialized<OperationResult>>('operations:confirm', {
       operationId: prepared.operationId,
     });
@@ -102,13 +111,20 @@ try {
     // Build asked → submit answered: the exchange's two answers and the app's work between them
     // (decode and intent check, the confirmation, signature, journal), minus the server's time.
     const path = submitAnswered - buildAsked - covered(intervals, buildAsked, submitAnswered);
-    return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), path };
+    // The path's two halves: the build's answer to the prepared order (decode, intent check, its
+    // journal entry), and the confirmation to the submit asked (the signer's own check, the
+    // signature, the entry's flush).
+    const prepare = preparedAt - buildAnswered;
+    const confirm = submitAsked - preparedAt;
+    return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), path, prepare, confirm };
   };
 
   for (let i = 0; i < WARMUP; i++) await placeOne();
   const totals: number[] = [];
   const clients: number[] = [];
   const paths: number[] = [];
+  const prepares: number[] = [];
+  const confirms: number[] = [];
   const start = performance.now();
   let paused = 0;
   for (let i = 0; i < ORDERS; i++) {
@@ -118,8 +134,10 @@ try {
       await call('trading:cancelAll', { symbol: 'ADAUSDM' });
       paused += performance.now() - t0;
     }
-    const { total, client, path } = await placeOne();
+    const { total, client, path, prepare, confirm } = await placeOne();
     paths.push(path);
+    prepares.push(prepare);
+    confirms.push(confirm);
     totals.push(total);
     clients.push(client);
   }
@@ -130,6 +148,8 @@ try {
     median: round(quantile(paths, 0.5)),
     p99: round(quantile(paths, 0.99)),
     target_median: 1,
+    prepare_median: round(quantile(prepares, 0.5)),
+    confirm_median: round(quantile(confirms, 0.5)),
     orders: ORDERS,
     // The JIT matters here: most of this code runs a few hundred times, not enough for V8's
     // optimising compiler without its mid tier (Maglev, in V8 from Node.js 22 and Electron).
