@@ -112,8 +112,8 @@ try {
     // (decode and intent check, the confirmation, signature, journal), minus the server's time.
     const path = submitAnswered - buildAsked - covered(intervals, buildAsked, submitAnswered);
     // The path's two halves: the build's answer to the prepared order (decode, intent check, its
-    // journal entry), and the confirmation to the submit asked (the signer's own check, the
-    // signature, the entry's flush).
+    // unsigned journal entry, flushed meanwhile), and the confirmation to the submit asked (the
+    // signer's own check, the signature, the signed entry's write).
     const prepare = preparedAt - buildAnswered;
     const confirm = submitAsked - preparedAt;
     return { total: t1 - t0, client: t1 - t0 - covered(intervals, t0, t1), path, prepare, confirm };
