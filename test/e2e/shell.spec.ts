@@ -1,6 +1,10 @@
 import { expect, test } from './fixtures';
 import { createWalletFromUi } from './wallet-steps';
 
+// Most of these create a wallet through the UI first (its spending password's key derivation,
+// then joining and funding the practice account): 15–25 s here, and twice that on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 test('the shell shows every section and the app:info travelling from main', async ({
   page,
   harness,
