@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -159,9 +159,15 @@ measuring = false;
 const seconds = (performance.now() - started) / 1000;
 stop = true;
 await Promise.all(loops);
+const exited =
+  child.exitCode === null && child.signalCode === null
+    ? new Promise((resolve) => child.once('exit', resolve))
+    : Promise.resolve();
 child.kill('SIGTERM');
 await pool.close();
 await Promise.all(traders.map((t) => t.close()));
+await exited;
+rmSync(dataDir, { recursive: true, force: true });
 
 latencies.sort((a, b) => a - b);
 const at = (p: number) =>

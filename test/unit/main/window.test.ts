@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeWebContents } from './electron-mock';
 
 const electron = vi.hoisted(() => ({
@@ -222,10 +222,11 @@ describe('the app:// protocol', () => {
   });
 
   it('serves the renderer with the strict CSP and refuses to leave its folder', async () => {
-    const { mkdtemp, writeFile, mkdir } = await import('node:fs/promises');
+    const { mkdtemp, writeFile, mkdir, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const base = await mkdtemp(join(tmpdir(), 'cs-proto-'));
+    onTestFinished(() => rm(base, { recursive: true, force: true }));
     const dir = join(base, 'renderer');
     await mkdir(dir);
     await writeFile(join(dir, 'index.html'), '<html></html>');

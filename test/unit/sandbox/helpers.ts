@@ -2,10 +2,11 @@ import { Cardano, Serialization } from '@cardano-sdk/core';
 import * as Crypto from '@cardano-sdk/crypto';
 import { HexBlob } from '@cardano-sdk/util';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterAll } from 'vitest';
 import {
   startSandbox,
   type RunningSandbox,
@@ -14,8 +15,16 @@ import {
 
 export const USDM_UNIT = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 
+/** The folders this test file made, removed once its tests (and their own cleanup) are done. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'sandbox-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-test-'));
+  made.push(dir);
+  return dir;
 }
 
 export interface TestSandbox extends RunningSandbox {
