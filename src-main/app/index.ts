@@ -113,9 +113,15 @@ const FRESH_SANDBOX_ADVICE =
   'spending password: your wallet opens a new practice account there and is given practice coins ' +
   'again. Your wallets and keys on this computer are not affected.';
 
-/** A fill in the order's own words: "Bought 5 of 10 ADA at 0.6509 USDM." (by symbol if unknown). */
-const fillText = (order: Order, market: Market | undefined): string =>
-  `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${inUnits(market, order.symbol, order.baseQty.toFixed(), order.executedPrice?.toFixed() ?? null)}.`;
+/**
+ * A fill in the order's own words: "Bought 5 of 10 ADA at 0.6509 USDM." (by symbol if unknown),
+ * its average price with the decimals the market's prices have, as the app's tables show it.
+ */
+const fillText = (order: Order, market: Market | undefined): string => {
+  const price = order.executedPrice;
+  const shown = price ? (market ? price.toFixed(market.priceDecimals) : price.toFixed()) : null;
+  return `${order.side === 'buy' ? 'Bought' : 'Sold'} ${order.executedBaseQty.toFixed()} of ${inUnits(market, order.symbol, order.baseQty.toFixed(), shown)}.`;
+};
 
 /**
  * The composition of every service behind the contract. Electron's main, the browser harness and

@@ -365,7 +365,7 @@ describe('the app frame', () => {
     await new Promise((done) => setTimeout(done, 0));
     expect(toasts.textContent).not.toContain('Sold 100 ADA');
     main.emit('orders:filled', { order, executionId: 'e-1' });
-    await waitFor(() => expect(toasts.textContent).toContain('Sold 100 ADA at 0.45 USDM'));
+    await waitFor(() => expect(toasts.textContent).toContain('Sold 100 ADA at 0.4500 USDM'));
     await fireEvent.click(screen.getByRole('button', { name: /Activity/ }));
     const activity = await screen.findByRole('dialog', { name: 'Activity' });
     expect(activity.textContent).toContain('Order filled');

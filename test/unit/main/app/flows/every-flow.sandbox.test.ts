@@ -145,14 +145,14 @@ describe('every flow of the seed through the app', () => {
         ),
       'the fill event',
     );
-    // The desktop notice says it in the market's units.
+    // The desktop notice says it in the market's units, its price as the book shows prices.
     await until(
       async () => notified,
       (notes) => notes.some((n) => n.body.startsWith('Bought 10 of 10 ADA at ')),
       'the desktop notice',
     );
     expect(notified.find((n) => n.body.startsWith('Bought 10 of 10'))?.body).toMatch(
-      /^Bought 10 of 10 ADA at \d+(\.\d+)? USDM\.$/,
+      /^Bought 10 of 10 ADA at \d+\.\d{4} USDM\.$/,
     );
     for (const execution of order.executions) {
       expect(execution.role).toBe('taker');
