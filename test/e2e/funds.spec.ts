@@ -78,7 +78,7 @@ test('below the minimum, more than the wallet holds, and a wrong password each s
   await shoot(page, 'deposit-below-minimum');
 
   await ada.fill('20000');
-  await expect(deposit).toContainText(/10000 ADA/);
+  await expect(deposit).toContainText('Your wallet holds 10,000 ADA.');
   await deposit.getByRole('button', { name: 'Review deposit' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
   await shoot(page, 'deposit-insufficient');

@@ -61,14 +61,27 @@ const show = async (
 
 describe('Funds', () => {
   it('shows free and locked per asset beside the wallet’s coins, numbers exact', async () => {
-    await show();
+    await show({
+      'funds:overview': () => ({
+        ...overview(),
+        exchange: [
+          { asset: 'ADA', unit: 'lovelace', free: '12000.5', locked: '30' },
+          { asset: 'USDM', unit: USDM, free: '45.25', locked: '0' },
+        ],
+      }),
+      'wallet:balance': () => ({
+        ...walletBalance,
+        assets: [{ unit: 'lovelace', name: 'ADA', quantity: '1500123456', amount: '1500.123456' }],
+      }),
+    });
     const exchange = await screen.findByRole('table', { name: 'Exchange balances' });
     const ada = within(exchange).getByRole('row', { name: /ADA/ });
+    // Every decimal kept, the thousands grouped as the Trade screen groups them.
     expect(
       within(ada)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['120.5', '30', '150.5']);
+    ).toEqual(['12,000.5', '30', '12,030.5']);
     // Locked is more than orders: the exchange holds a deposit there until it lands.
     expect(
       within(exchange)
@@ -78,7 +91,7 @@ describe('Funds', () => {
     const note = document.getElementById(exchange.getAttribute('aria-describedby') ?? '');
     expect(note?.textContent).toMatch(/what your open orders hold, and a deposit until it lands/);
     const wallet = await screen.findByRole('table', { name: 'Wallet balance' });
-    expect(wallet.textContent).toContain('500');
+    expect(within(wallet).getByRole('row', { name: /ADA/ }).textContent).toContain('1,500.123456');
     expect(document.body.textContent).toContain('addr_test1qqexampleaddress');
   });
 

@@ -1,6 +1,7 @@
 import type { FundsRules } from '../../../../src-shared/contract';
 import { LOVELACE } from '../../../../src-shared/assets';
 import { fromSmallestUnit, Money, type Money as MoneyValue } from '../../../../src-shared/money';
+import { exact } from '../trade/format';
 
 /** The real service's published rules (real-service.md), used until the exchange states its own. */
 export const PUBLISHED_RULES: FundsRules = {
@@ -90,10 +91,10 @@ export const checkFundsForm = (
     if (line.available !== null && needed.greaterThan(line.available)) {
       problems[line.unit] =
         kind === 'deposit'
-          ? `Your wallet holds ${line.available.toFixed()} ${line.name}.`
+          ? `Your wallet holds ${exact(line.available)} ${line.name}.`
           : isAda && fee.greaterThan(0)
-            ? `You have ${line.available.toFixed()} ${line.name} free; with the ${fee.toFixed()} ${line.name} fee you can withdraw at most ${Money.max(line.available.minus(fee), 0).toFixed()}.`
-            : `You have ${line.available.toFixed()} ${line.name} free on the exchange.`;
+            ? `You have ${exact(line.available)} ${line.name} free; with the ${exact(fee)} ${line.name} fee you can withdraw at most ${exact(Money.max(line.available.minus(fee), 0))}.`
+            : `You have ${exact(line.available)} ${line.name} free on the exchange.`;
       continue;
     }
     if (isAda) adaAmount = read.value;

@@ -1,7 +1,16 @@
 import Decimal from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../../../src-shared/money';
-import { clockTime, dateTime, fixed, NONE, pairLabel, signedPercent, trimmed } from './format';
+import {
+  clockTime,
+  dateTime,
+  exact,
+  fixed,
+  NONE,
+  pairLabel,
+  signedPercent,
+  trimmed,
+} from './format';
 
 describe('fixed', () => {
   it('cuts to the decimals asked and never rounds up', () => {
@@ -32,6 +41,22 @@ describe('fixed', () => {
     expect(fixed('123456789012345678.123456789', 9, { group: true })).toBe(
       '123,456,789,012,345,678.123456789',
     );
+  });
+});
+
+describe('exact', () => {
+  it('keeps every decimal and groups the thousands', () => {
+    expect(exact('9899.820683')).toBe('9,899.820683');
+    expect(exact('10000')).toBe('10,000');
+    expect(exact('0.000001')).toBe('0.000001');
+    expect(exact(new Money('123456789012345678.123456789'))).toBe(
+      '123,456,789,012,345,678.123456789',
+    );
+    expect(exact('-1500.50')).toBe('-1,500.50');
+  });
+
+  it('shows text that is not a plain decimal as it came', () => {
+    expect(exact('1e21')).toBe('1e21');
   });
 });
 

@@ -29,6 +29,19 @@ export const fixed = (
   return `${isZero ? '' : sign}${shownWhole}${decimals > 0 ? `.${cut}` : ''}`;
 };
 
+/**
+ * An exact amount as it is, every decimal kept, with its thousands grouped as the tables group
+ * them: what a wallet, a balance or a transaction holds. Text that is not a plain decimal is
+ * shown as it came.
+ */
+export const exact = (value: string | Decimal): string => {
+  const text = typeof value === 'string' ? value : value.toFixed();
+  const match = PLAIN.exec(text.trim());
+  if (!match) return text;
+  const [, sign = '', whole = '0', fraction] = match;
+  return `${sign}${groupThousands(whole)}${fraction === undefined ? '' : `.${fraction}`}`;
+};
+
 /** A decimal with as many decimals as it has (up to `max`), for amounts that are not prices. */
 export const trimmed = (value: string | Decimal | null | undefined, max: number): string => {
   const shown = fixed(value, max, { group: true });
