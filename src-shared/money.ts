@@ -47,6 +47,19 @@ export const smallestUnitText = (quantity: bigint, decimals: number): string => 
   return `${negative ? '-' : ''}${digits.slice(0, cut)}${fraction ? `.${fraction}` : ''}`;
 };
 
+const PLAIN_DECIMAL = /^(-?)(\d+)(\.\d+)?$/;
+
+/**
+ * A plain decimal's text with its thousands grouped (`9998.3` → `9,998.3`), every digit kept; text
+ * that is not a plain decimal comes back as it was. How the app writes amounts for people.
+ */
+export const groupedText = (text: string): string => {
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match) return text;
+  const [, sign = '', whole = '', fraction = ''] = match;
+  return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction}`;
+};
+
 /**
  * A number received from JSON (e.g. a balance `free: 12.5`) → Money, through its shortest
  * decimal representation, so 0.1 stays 0.1 and not 0.1000000000000000055…

@@ -35,6 +35,12 @@ export interface FundsRules {
   withdrawalFeeLovelace: string;
   /** Whether the fee comes out of the ADA paid out (else it is taken on top from free ADA). */
   withdrawalFeeFromPayout: boolean;
+  /**
+   * What a deposit of nearly everything leaves in the wallet for its network fee and its
+   * change, and how much more for each kind of token that stays there: what "Max" keeps back.
+   */
+  depositReserveLovelace: string;
+  depositReservePerTokenLovelace: string;
 }
 
 const utxoId = z.string().regex(/^[0-9a-f]{64}#\d{1,5}$/);

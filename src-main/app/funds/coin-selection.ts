@@ -17,16 +17,48 @@ const amountsOfUtxo = (utxo: InputUtxo): Map<string, bigint> =>
   new Map(utxo.output.amount.map((a) => [a.unit, BigInt(a.quantity)]));
 
 /** A rough upper bound of a deposit's size in bytes, to estimate its fee before it is built. */
-const estimatedSize = (skeleton: SelectionSkeleton): number => {
-  const outputs = [...skeleton.outputs, ...skeleton.change];
-  const outputBytes = outputs.reduce((sum, o) => sum + 70 + 45 * (o.value.assets?.size ?? 0), 0);
-  return 160 + 45 * skeleton.inputs.size + outputBytes + 110;
-};
+const estimatedBytes = (inputs: number, assetsPerOutput: readonly number[]): number =>
+  160 + 45 * inputs + assetsPerOutput.reduce((sum, assets) => sum + 70 + 45 * assets, 0) + 110;
+
+const estimatedSize = (skeleton: SelectionSkeleton): number =>
+  estimatedBytes(
+    skeleton.inputs.size,
+    [...skeleton.outputs, ...skeleton.change].map((o) => o.value.assets?.size ?? 0),
+  );
 
 export interface FeeParameters {
   a: bigint;
   b: bigint;
 }
+
+/** The fee a selection allows for a deposit of `bytes`: the estimate, and a fifth more. */
+const allowedFee = (fee: FeeParameters, bytes: number): bigint =>
+  ((fee.b + fee.a * BigInt(bytes)) * 12n) / 10n;
+
+/** The least ADA the change of a deposit holds: the exchange wants 1 ADA, a token needs more. */
+const CHANGE_LOVELACE = 1_000_000n;
+const CHANGE_PER_TOKEN_LOVELACE = 350_000n;
+
+/** The coins a deposit of nearly everything is allowed for: a wallet with more may need more. */
+const MOST_INPUTS = 20;
+const ROUND_UP_TO = 100_000n;
+
+/**
+ * What a deposit of nearly everything leaves in the wallet, so that it can be built: its fee
+ * (for up to 20 coins spent) and its change's minimum, rounded up to 0.1 ADA; and how much more
+ * for each kind of token that stays in the wallet. What "Max" keeps back.
+ */
+export const depositReserve = (
+  fee: FeeParameters,
+): { lovelace: bigint; perTokenLovelace: bigint } => {
+  const roundUp = (lovelace: bigint) => ((lovelace + ROUND_UP_TO - 1n) / ROUND_UP_TO) * ROUND_UP_TO;
+  // The deposit's own output and the change, each with a couple of tokens.
+  const feeAllowed = allowedFee(fee, estimatedBytes(MOST_INPUTS, [2, 2]));
+  return {
+    lovelace: roundUp(feeAllowed + CHANGE_LOVELACE),
+    perTokenLovelace: roundUp(CHANGE_PER_TOKEN_LOVELACE + allowedFee({ a: fee.a, b: 0n }, 45)),
+  };
+};
 
 /**
  * Picks which of the wallet's coins pay for a deposit, covering the amount, the L1 fee and a
@@ -67,12 +99,10 @@ export const selectCoins = async (
         { address: Cardano.PaymentAddress(changeAddress), value: valueOf(amounts) },
       ]),
       constraints: {
-        computeMinimumCost: async (skeleton) => ({
-          fee: ((fee.b + fee.a * BigInt(estimatedSize(skeleton))) * 12n) / 10n,
-        }),
+        computeMinimumCost: async (skeleton) => ({ fee: allowedFee(fee, estimatedSize(skeleton)) }),
         // The exchange wants change of at least 1 ADA; an output holding tokens needs more.
         computeMinimumCoinQuantity: (output) =>
-          1_000_000n + 350_000n * BigInt(output.value.assets?.size ?? 0),
+          CHANGE_LOVELACE + CHANGE_PER_TOKEN_LOVELACE * BigInt(output.value.assets?.size ?? 0),
         tokenBundleSizeExceedsLimit: () => false,
         computeSelectionLimit: async () => 100,
       },

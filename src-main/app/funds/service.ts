@@ -12,6 +12,7 @@ import { AppError, ErrorCode } from '../../../src-shared/errors';
 import {
   Money,
   fromSmallestUnit,
+  groupedText,
   smallestUnitText,
   toSmallestUnit,
 } from '../../../src-shared/money';
@@ -20,10 +21,10 @@ import { refOf, totalOf, type InputUtxo } from '../../chain';
 import type { TransactionSigner } from '../../signing';
 import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
-import { assetOf, type ExchangeRules } from '../network/rules';
+import { assetOf, PUBLISHED_L1_FEE, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService, ToReview } from '../operations/service';
-import { selectCoins } from './coin-selection';
+import { depositReserve, selectCoins } from './coin-selection';
 import type { Expected, PendingFundsStore, PendingState, Tracked, Waiting } from './pending-store';
 
 export interface FundsDeps {
@@ -88,7 +89,7 @@ const describe = (rules: ExchangeRules, amounts: ReadonlyMap<string, bigint>): s
   [...amounts]
     .map(([unit, q]) => {
       const asset = assetOf(rules, unit);
-      return `${smallestUnitText(q, asset.decimals)} ${asset.name}`;
+      return `${groupedText(smallestUnitText(q, asset.decimals))} ${asset.name}`;
     })
     .join(' + ');
 
@@ -165,11 +166,15 @@ export class FundsService {
 
   async rules(): Promise<FundsRules> {
     const rules = await (await this.deps.network.connection()).rules();
+    // Without the exchange's fee parameters no deposit is built; the published ones size it.
+    const reserve = depositReserve(rules.l1Fee ?? PUBLISHED_L1_FEE);
     return {
       minDepositLovelace: rules.minDepositLovelace.toString(),
       minWithdrawalLovelace: rules.minWithdrawalLovelace.toString(),
       withdrawalFeeLovelace: rules.withdrawalFeeLovelace.toString(),
       withdrawalFeeFromPayout: rules.withdrawalFeeFromPayout,
+      depositReserveLovelace: reserve.lovelace.toString(),
+      depositReservePerTokenLovelace: reserve.perTokenLovelace.toString(),
     };
   }
 

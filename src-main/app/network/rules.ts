@@ -36,6 +36,9 @@ export interface ExchangeRules {
 }
 
 const ADA_UNIT_DECIMALS = 6;
+
+/** Cardano's published L1 fee parameters (lovelace per byte, and per transaction). */
+export const PUBLISHED_L1_FEE = { a: 44n, b: 155_381n } as const;
 const USDM = (choice: NetworkChoice): AssetInfo => {
   const assets = KNOWN_ASSETS[choice.name];
   const testnet =
@@ -74,7 +77,7 @@ export const realServiceRules = (choice: NetworkChoice): ExchangeRules => {
     orderTtlSeconds: 300,
     fundsTtlSeconds: 7200,
     addresses: {},
-    l1Fee: { a: 44n, b: 155_381n },
+    l1Fee: PUBLISHED_L1_FEE,
   };
 };
 

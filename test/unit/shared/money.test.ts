@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  groupedText,
   Money,
   formatAmount,
   fromSmallestUnit,
@@ -63,5 +64,28 @@ describe('money', () => {
   it('formats without ever showing more than there is', () => {
     expect(formatAmount(new Money('1.999999'), 2)).toBe('1.99');
     expect(formatAmount(new Money('5'), 4)).toBe('5.0000');
+  });
+});
+
+describe('groupedText', () => {
+  it('groups the thousands of a plain decimal and keeps every digit', () => {
+    expect(groupedText('9998.3')).toBe('9,998.3');
+    expect(groupedText('10000')).toBe('10,000');
+    expect(groupedText('-1234567.000100')).toBe('-1,234,567.000100');
+    expect(groupedText('999')).toBe('999');
+    expect(groupedText('0.123456')).toBe('0.123456');
+  });
+
+  it('gives back anything else as it was', () => {
+    for (const text of ['1e21', 'abc', '', '1,000', '.5']) expect(groupedText(text)).toBe(text);
+  });
+
+  it('only adds commas: removing them gives the text back', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat(18), (q, d) => {
+        const text = smallestUnitText(q, d);
+        expect(groupedText(text).replaceAll(',', '')).toBe(text);
+      }),
+    );
   });
 });

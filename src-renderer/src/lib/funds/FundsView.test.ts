@@ -47,6 +47,8 @@ const show = async (
         minWithdrawalLovelace: '2000000',
         withdrawalFeeLovelace: '1000000',
         withdrawalFeeFromPayout: false,
+        depositReserveLovelace: '1300000',
+        depositReservePerTokenLovelace: '400000',
       }),
       ...handlers,
     },

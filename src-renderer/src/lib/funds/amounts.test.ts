@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../../../src-shared/money';
-import { checkFundsForm, PUBLISHED_RULES, readAmount, type AmountLine } from './amounts';
+import {
+  checkFundsForm,
+  depositReserve,
+  mostToMove,
+  PUBLISHED_RULES,
+  readAmount,
+  type AmountLine,
+} from './amounts';
 
 const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
 
@@ -88,6 +95,8 @@ describe('checkFundsForm', () => {
       minWithdrawalLovelace: '3000000',
       withdrawalFeeLovelace: '500000',
       withdrawalFeeFromPayout: false,
+      depositReserveLovelace: '1500000',
+      depositReservePerTokenLovelace: '500000',
     };
     expect(checkFundsForm('deposit', lines('4'), rules).general).toContain('at least 5 ADA');
     expect(checkFundsForm('withdrawal', lines('3'), rules).amounts).toHaveLength(1);
@@ -96,6 +105,46 @@ describe('checkFundsForm', () => {
   it('asks for an amount when nothing was typed', () => {
     expect(checkFundsForm('withdrawal', lines(''), PUBLISHED_RULES).general).toBe(
       'Type how much to withdraw.',
+    );
+  });
+});
+
+describe('mostToMove (what Max fills in)', () => {
+  const at = (all: AmountLine[], unit: string) => {
+    const line = all.find((l) => l.unit === unit);
+    if (!line) throw new Error(`no line ${unit}`);
+    return line;
+  };
+
+  it('keeps back the deposit’s fee and change, and more while a token stays in the wallet', () => {
+    // USDM stays in the wallet: its change needs ADA beside it.
+    const typedNothing = lines('', '', { ada: '10000', usdm: '50' });
+    expect(depositReserve(typedNothing, PUBLISHED_RULES).toFixed()).toBe('1.7');
+    expect(
+      mostToMove('deposit', at(typedNothing, 'lovelace'), typedNothing, PUBLISHED_RULES)?.toFixed(),
+    ).toBe('9998.3');
+    // All the USDM goes too: only the fee and the 1 ADA of change stay back.
+    const allUsdm = lines('', '50', { ada: '10000', usdm: '50' });
+    expect(
+      mostToMove('deposit', at(allUsdm, 'lovelace'), allUsdm, PUBLISHED_RULES)?.toFixed(),
+    ).toBe('9998.7');
+    // A token is always moved whole.
+    expect(mostToMove('deposit', at(allUsdm, USDM), allUsdm, PUBLISHED_RULES)?.toFixed()).toBe(
+      '50',
+    );
+  });
+
+  it('offers nothing when the wallet holds no more than it must keep', () => {
+    const little = lines('', '', { ada: '1.7', usdm: '50' });
+    expect(mostToMove('deposit', at(little, 'lovelace'), little, PUBLISHED_RULES)).toBeNull();
+  });
+
+  it('takes a withdrawal fee charged on top from the free ADA, and none taken from the payout', () => {
+    const free = lines('', '', { ada: '10', usdm: '5' });
+    const onTop = { ...PUBLISHED_RULES, withdrawalFeeFromPayout: false };
+    expect(mostToMove('withdrawal', at(free, 'lovelace'), free, onTop)?.toFixed()).toBe('9');
+    expect(mostToMove('withdrawal', at(free, 'lovelace'), free, PUBLISHED_RULES)?.toFixed()).toBe(
+      '10',
     );
   });
 });

@@ -9,6 +9,9 @@ export const PUBLISHED_RULES: FundsRules = {
   minWithdrawalLovelace: '2000000',
   withdrawalFeeLovelace: '1000000',
   withdrawalFeeFromPayout: true,
+  // A deposit's fee for 20 coins at Cardano's published fee parameters, and its change's 1 ADA.
+  depositReserveLovelace: '1300000',
+  depositReservePerTokenLovelace: '400000',
 };
 
 /** One asset row of the deposit or withdrawal form. */
@@ -117,4 +120,42 @@ export const checkFundsForm = (
     general,
     amounts: Object.keys(problems).length === 0 && general === null ? amounts : [],
   };
+};
+
+/**
+ * What a deposit of nearly everything leaves in the wallet now: its fee and change, and more for
+ * each kind of token that stays there (one not typed in full in its line).
+ */
+export const depositReserve = (lines: readonly AmountLine[], rules: FundsRules): MoneyValue => {
+  let staying = 0;
+  for (const line of lines) {
+    if (line.unit === LOVELACE || !line.available || line.available.isZero()) continue;
+    const read = readAmount(line.text, line.decimals, line.name);
+    const all = read !== null && 'value' in read && read.value.equals(line.available);
+    if (!all) staying++;
+  }
+  return ada(rules.depositReserveLovelace).plus(
+    ada(rules.depositReservePerTokenLovelace).times(staying),
+  );
+};
+
+/**
+ * The most of one line that can be moved, what "Max" fills in: a token's whole amount; for a
+ * withdrawal of ADA, the free ADA less a fee taken on top; for a deposit of ADA, the wallet's ADA
+ * less what the deposit must leave there (see `depositReserve`). Null when nothing can.
+ */
+export const mostToMove = (
+  kind: 'deposit' | 'withdrawal',
+  line: AmountLine,
+  lines: readonly AmountLine[],
+  rules: FundsRules,
+): MoneyValue | null => {
+  if (!line.available) return null;
+  let keep = new Money(0);
+  if (line.unit === LOVELACE) {
+    if (kind === 'deposit') keep = depositReserve(lines, rules);
+    else if (!rules.withdrawalFeeFromPayout) keep = ada(rules.withdrawalFeeLovelace);
+  }
+  const most = line.available.minus(keep);
+  return most.greaterThan(0) ? most : null;
 };

@@ -1,12 +1,11 @@
 import Decimal from 'decimal.js';
 import type { OrderStatus, Side } from '../../../../src-shared/domain';
+import { groupedText } from '../../../../src-shared/money';
 
 /** What a missing number shows as. */
 export const NONE = '—';
 
 const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
-
-const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * An exact decimal (wire text or decimal.js) shown with a fixed number of decimals, cut (never
@@ -25,7 +24,7 @@ export const fixed = (
   const [, sign = '', whole = '0', fraction = ''] = match;
   const cut = fraction.slice(0, decimals).padEnd(decimals, '0');
   const isZero = /^0*$/.test(whole) && /^0*$/.test(cut);
-  const shownWhole = group ? groupThousands(whole.replace(/^0+(?=\d)/, '')) : whole;
+  const shownWhole = group ? groupedText(whole.replace(/^0+(?=\d)/, '')) : whole;
   return `${isZero ? '' : sign}${shownWhole}${decimals > 0 ? `.${cut}` : ''}`;
 };
 
@@ -34,13 +33,8 @@ export const fixed = (
  * them: what a wallet, a balance or a transaction holds. Text that is not a plain decimal is
  * shown as it came.
  */
-export const exact = (value: string | Decimal): string => {
-  const text = typeof value === 'string' ? value : value.toFixed();
-  const match = PLAIN.exec(text.trim());
-  if (!match) return text;
-  const [, sign = '', whole = '0', fraction] = match;
-  return `${sign}${groupThousands(whole)}${fraction === undefined ? '' : `.${fraction}`}`;
-};
+export const exact = (value: string | Decimal): string =>
+  groupedText(typeof value === 'string' ? value.trim() : value.toFixed());
 
 /** A decimal with as many decimals as it has (up to `max`), for amounts that are not prices. */
 export const trimmed = (value: string | Decimal | null | undefined, max: number): string => {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { depositReserve, selectCoins } from '../../../../../src-main/app/funds/coin-selection';
+import { PUBLISHED_L1_FEE } from '../../../../../src-main/app/network/rules';
+import type { InputUtxo } from '../../../../../src-main/chain';
+import { PUBLISHED_RULES } from '../../../../../src-renderer/src/lib/funds/amounts';
+
+/** The CIP-1852 test vector's base address on the test networks. */
+const VECTOR_ADDRESS =
+  'addr_test1qqy6nhfyks7wdu3dudslys37v252w2nwhv0fw2nfawemmn8k8ttq8f3gag0h89aepvx3xf69g0l9pf80tqv7cve0l33sw96paj';
+const USDM = 'c69b981db7a65e339a6d783755f85a2e03afa1cece9714c55fe4c9135553444d';
+
+const coin = (index: number, lovelace: bigint, usdm = 0n): InputUtxo => ({
+  input: { tx_hash: index.toString(16).padStart(64, '0'), output_index: 0 },
+  output: {
+    address: VECTOR_ADDRESS,
+    amount: [
+      { unit: 'lovelace', quantity: lovelace.toString() },
+      ...(usdm > 0n ? [{ unit: USDM, quantity: usdm.toString() }] : []),
+    ],
+    data_hash: null,
+    plutus_data: null,
+    script_ref: null,
+    script_hash: null,
+  },
+});
+
+const ADA = 1_000_000n;
+const reserve = depositReserve(PUBLISHED_L1_FEE);
+
+describe('depositReserve (what Max keeps back)', () => {
+  it('is what the form uses where the exchange states no rules of its own', () => {
+    expect(reserve.lovelace.toString()).toBe(PUBLISHED_RULES.depositReserveLovelace);
+    expect(reserve.perTokenLovelace.toString()).toBe(
+      PUBLISHED_RULES.depositReservePerTokenLovelace,
+    );
+  });
+
+  it('leaves enough for the coins to be chosen: all the ADA but the reserve, a token staying', async () => {
+    const coins = [coin(1, 10_000n * ADA, 10_000n * ADA)];
+    const amount = 10_000n * ADA - reserve.lovelace - reserve.perTokenLovelace;
+    await expect(
+      selectCoins(coins, new Map([['lovelace', amount]]), VECTOR_ADDRESS, PUBLISHED_L1_FEE),
+    ).resolves.toHaveLength(1);
+    // One more ADA and the change could not hold the USDM that stays.
+    await expect(
+      selectCoins(coins, new Map([['lovelace', amount + ADA]]), VECTOR_ADDRESS, PUBLISHED_L1_FEE),
+    ).rejects.toThrow(/does not hold enough to deposit this and pay the network fee/);
+  });
+
+  it('leaves enough with every token deposited, from twenty coins', async () => {
+    const coins = Array.from({ length: 20 }, (_, i) =>
+      coin(i + 1, 500n * ADA, i === 0 ? 50n * ADA : 0n),
+    );
+    const amounts = new Map([
+      ['lovelace', 20n * 500n * ADA - reserve.lovelace],
+      [USDM, 50n * ADA],
+    ]);
+    await expect(
+      selectCoins(coins, amounts, VECTOR_ADDRESS, PUBLISHED_L1_FEE),
+    ).resolves.toHaveLength(20);
+  });
+});
