@@ -82,6 +82,10 @@ test('below the minimum, more than the wallet holds, and a wrong password each s
   await deposit.getByRole('button', { name: 'Review deposit' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
   await shoot(page, 'deposit-insufficient');
+  // Max leaves the network fee and the change (which holds the USDM staying behind).
+  await deposit.getByRole('button', { name: 'Use the most ADA possible' }).click();
+  await expect(ada).toHaveValue('9998.3');
+  await expect(deposit).toContainText('Max keeps 1.7 ADA there.');
 
   await ada.fill('10');
   await deposit.getByRole('button', { name: 'Review deposit' }).click();
