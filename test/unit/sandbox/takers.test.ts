@@ -17,12 +17,12 @@ beforeAll(readyCrypto);
 
 const T0 = 1_900_000_000_000;
 const TICKS = 60;
-/** One trader, the same in every run: its order rests next to the market maker's best ask. */
+/** One trader, the same in every run: its sell rests just over the market maker's best bid. */
 const trader = new Trader('');
 
 type Step = (core: SandboxCore, at: number) => Promise<void>;
 
-/** The trader's part: an account, coins, a deposit and a sell resting just under the best ask. */
+/** The trader's part: an account, coins, a deposit and a sell resting just over the best bid. */
 const traderSteps = (): Step[] => {
   let accountId = '';
   let utxo = '';
@@ -64,7 +64,8 @@ const traderSteps = (): Step[] => {
       await core.commit({ t: 'depositSubmit', at, txId: deposit, confirmAt: at });
     },
     async (core, at) => {
-      const ask = core.current().engine.book('ADAUSDM').asks.best()?.price ?? 6500n;
+      // Just over the best bid: the best ask by far, the first a taker's buy meets.
+      const bid = core.current().engine.book('ADAUSDM').bids.best()?.price ?? 6400n;
       order = await core.commit<{ order_id: string; tx_hex: string }>({
         t: 'orderBuild',
         at,
@@ -74,7 +75,7 @@ const traderSteps = (): Step[] => {
           side: 'sell',
           type: 'limit',
           quantity: 400,
-          price: Number(ask - 1n) / 10_000,
+          price: Number(bid + 1n) / 10_000,
         },
       });
     },
