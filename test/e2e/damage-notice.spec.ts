@@ -77,7 +77,7 @@ test('when the practice exchange’s data was damaged, the trader reads what hap
     });
     await expect(
       page.getByRole('table', { name: 'Wallet balance' }).getByRole('row', { name: /^ADA/ }),
-    ).toContainText('10000');
+    ).toContainText('10,000');
     await expect(page.getByRole('alert').filter({ hasText: 'No connection' })).toHaveCount(0);
     await shoot(page, 'practice-exchange-reset-after-damage');
   } finally {

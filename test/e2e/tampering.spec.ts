@@ -51,7 +51,7 @@ test('a deposit the exchange built differently from what was asked is refused, i
     await expect(
       page.getByRole('list', { name: 'Deposits and withdrawals on their way' }),
     ).toHaveCount(0);
-    await expect(page.getByRole('table', { name: 'Wallet balance' })).toContainText('10000');
+    await expect(page.getByRole('table', { name: 'Wallet balance' })).toContainText('10,000');
     await expect(
       page.getByRole('table', { name: 'Exchange balances' }).getByRole('row', { name: /^ADA/ }),
     ).toContainText('0');
