@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { OrderRowsRequest } from '../../../../src-shared/contract';
 import { MarketList } from '../shell/markets.svelte';
-import { fakeApi, orderOf } from '../trade/fake-api';
+import { executionOf, fakeApi, orderOf } from '../trade/fake-api';
 import { BLOCK, OrderBrowser } from './order-browser.svelte';
 import type { WireOrder, WireRow } from './rows';
 
@@ -13,19 +13,8 @@ const memory = () => {
   };
 };
 
-const execution = (id: string, orderId: string, createdAt: string) => ({
-  id,
-  orderId,
-  accountId: null,
-  counterPartyOrderId: 'maker-1',
-  price: '0.65',
-  baseQty: '10',
-  quoteQty: '6.5',
-  commission: '0.01',
-  commissionUnit: 'lovelace',
-  role: 'taker' as const,
-  createdAt,
-});
+const execution = (id: string, orderId: string, createdAt: string) =>
+  executionOf({ id, orderId, createdAt, counterPartyOrderId: 'maker-1' });
 
 const rowOf = (order: WireOrder): WireRow => ({ key: order.id, order, execution: null });
 

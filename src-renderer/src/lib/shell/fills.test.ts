@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ADA_USDM, orderOf } from '../trade/fake-api';
+import { ADA_USDM, executionOf, orderOf } from '../trade/fake-api';
 import { describeFill } from './fills';
 
-const execution = (id: string, price: string, baseQty: string) => ({
-  id,
-  orderId: 'o-1',
-  accountId: null,
-  counterPartyOrderId: null,
-  price,
-  baseQty,
-  quoteQty: '0',
-  commission: '0',
-  commissionUnit: 'lovelace',
-  role: 'taker' as const,
-  createdAt: '2025-03-01T12:00:01.000Z',
-});
+const execution = (id: string, price: string, baseQty: string) =>
+  executionOf({ id, price, baseQty });
 
 describe('describeFill', () => {
   it('tells a fill in its market’s units, the price with the decimals the book shows', () => {

@@ -1,20 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { TraderAccount } from './account.svelte';
-import { fakeApi, orderOf } from './fake-api';
+import { executionOf, fakeApi, orderOf } from './fake-api';
 
-const execution = (id: string, orderId: string, createdAt: string) => ({
-  id,
-  orderId,
-  accountId: null,
-  counterPartyOrderId: null,
-  price: '0.65',
-  baseQty: '10',
-  quoteQty: '6.5',
-  commission: '0.01',
-  commissionUnit: 'lovelace',
-  role: 'maker' as const,
-  createdAt,
-});
+const execution = (id: string, orderId: string, createdAt: string) =>
+  executionOf({ id, orderId, createdAt, role: 'maker' });
 
 const overview = (free: string) => ({
   exchange: [

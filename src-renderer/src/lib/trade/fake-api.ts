@@ -1,6 +1,6 @@
 import type { Api, EventName, Events } from '../../../../src-shared/contract';
 import type { PayloadOf } from '../../../../src-shared/contract/define';
-import type { Market, Order } from '../../../../src-shared/domain';
+import type { Execution, Market, Order } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { FakeMain, mainError, MainError, type Channel } from '../testing/fake-main';
@@ -117,6 +117,23 @@ export const orderOf = (overrides: Partial<Serialized<Order>> = {}): Serialized<
     ...overrides,
   };
 };
+
+/** An execution record as main serialises it: a taker's fill of 10 ADA at 0.65 by default. */
+export const executionOf = (
+  overrides: Partial<Serialized<Execution>> & Pick<Serialized<Execution>, 'id'>,
+): Serialized<Execution> => ({
+  orderId: 'o-1',
+  accountId: null,
+  counterPartyOrderId: null,
+  price: '0.65',
+  baseQty: '10',
+  quoteQty: '6.5',
+  commission: '0.01',
+  commissionUnit: 'lovelace',
+  role: 'taker',
+  createdAt: '2025-03-01T12:00:01.000Z',
+  ...overrides,
+});
 
 /** A successful `operations` result for the runner fakes. */
 export const operationResult = (title = 'Buy 100 ADA at 0.6400 USDM') => ({
