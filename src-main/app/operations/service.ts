@@ -554,10 +554,16 @@ export class OperationsService {
   /**
    * Resolves once the orders and cancels being signed and sent now are done. Each spends the
    * account's current exchange UTxO, so one built before the last has landed would spend the
-   * same coin and be refused (4301): the trading area builds the next after this.
+   * same coin and be refused (4301): the trading area builds the next after this. True when it
+   * had to wait (what was read of the market before may have moved meanwhile).
    */
-  async tradesSettled(): Promise<void> {
-    while (this.#tradesInFlight.size) await Promise.all([...this.#tradesInFlight]);
+  async tradesSettled(): Promise<boolean> {
+    let waited = false;
+    while (this.#tradesInFlight.size) {
+      waited = true;
+      await Promise.all([...this.#tradesInFlight]);
+    }
+    return waited;
   }
 
   async #confirmTaken(

@@ -1,6 +1,7 @@
 import type { OrderPreview, OrderRequest } from '../../../src-shared/contract';
 import type { Balance, Market } from '../../../src-shared/domain';
 import { Money } from '../../../src-shared/money';
+import { slippageWithin, worstPriceOf } from '../../../src-shared/slippage';
 
 /** What the checks need to know about the market and the account right now. */
 export interface TradeContext {
@@ -38,21 +39,6 @@ export interface PreTradeResult extends OrderPreview {
   /** A market order's slippage limit as a price (the `worstPrice` the preview shows). */
   worst: Money | null;
 }
-
-/**
- * The worst price a market order may fill at: the best price on its side of the book moved by
- * the trader's slippage limit against them. Null without a limit (any price) or without a price
- * on the book to count from.
- */
-export const worstPriceOf = (
-  side: 'buy' | 'sell',
-  slippageBp: number | undefined,
-  best: Money | null,
-): Money | null => {
-  if (slippageBp === undefined || best === null) return null;
-  const bp = new Money(slippageBp);
-  return best.times(side === 'buy' ? bp.plus(10_000) : new Money(10_000).minus(bp)).div(10_000);
-};
 
 /**
  * The checks a trader expects before anything is sent: precision, size, minimum, balance,
@@ -228,4 +214,32 @@ export const worstAcceptedPrice = (order: OrderRequest, now: Money | null): Mone
   const seen = order.worstPrice === undefined ? null : new Money(order.worstPrice);
   if (seen === null || now === null) return seen ?? now ?? new Money(0);
   return order.side === 'buy' ? Money.min(seen, now) : Money.max(seen, now);
+};
+
+/**
+ * The slippage limit main asks the exchange for. The exchange counts a market order's limit from
+ * its best price when it builds the order, which may have moved against the trader since they
+ * saw the worst price; the limit asked for is then narrowed so the exchange's stays within the
+ * price they accepted (`accepted`, see `worstAcceptedPrice`), counted from `best`, the best
+ * price on the order's side read just before the build. When the book has moved past that
+ * price, no market order now would be one they agreed to: the message says so, with figures.
+ */
+export const slippageToAsk = (
+  order: OrderRequest,
+  accepted: Money | null,
+  best: Money | null,
+  market: Market,
+): { ok: true; slippageBp: number | undefined } | { ok: false; message: string } => {
+  const { slippageBp } = order;
+  if (order.type !== 'market' || slippageBp === undefined || accepted === null || best === null) {
+    return { ok: true, slippageBp };
+  }
+  const narrowed = slippageWithin(order.side, slippageBp, best, accepted);
+  if (narrowed !== null) return { ok: true, slippageBp: narrowed };
+  const price = (value: Money) => `${fmtDown(value, market.priceDecimals)} ${market.quote}`;
+  const [which, moved] = order.side === 'buy' ? ['ask', 'risen'] : ['bid', 'fallen'];
+  return {
+    ok: false,
+    message: `The best ${which} has ${moved} to ${price(best)}, past the worst price you accepted for this order (${price(accepted)}). Nothing was sent. Check the new worst price and send the order again.`,
+  };
 };

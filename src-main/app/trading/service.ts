@@ -15,7 +15,13 @@ import { activeAccount, signingProfile, type TradingAccount } from '../network/a
 import { assetOf, inUnits, marketOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService } from '../operations/service';
-import { preTrade, worstAcceptedPrice, type PreTradeResult, type TradeContext } from './pre-trade';
+import {
+  preTrade,
+  slippageToAsk,
+  worstAcceptedPrice,
+  type PreTradeResult,
+  type TradeContext,
+} from './pre-trade';
 
 export interface TradingDeps {
   network: NetworkService;
@@ -174,14 +180,23 @@ export class TradingService {
       let built: { orderId: string; txHex: string };
       try {
         // The order before it must have landed, or both would spend the same account coin.
-        await this.deps.operations.tradesSettled();
+        const waited = await this.deps.operations.tradesSettled();
+        const slippage = slippageToAsk(
+          order,
+          terms.price,
+          waited && order.type === 'market' && order.slippageBp !== undefined
+            ? await this.#bestPrice(client, order)
+            : result.bestPrice,
+          market,
+        );
+        if (!slippage.ok) throw new AppError(ErrorCode.InvalidInput, slippage.message);
         built = await client.buildOrder({
           symbol: order.symbol,
           side: order.side,
           type: order.type,
           quantity,
           ...(price ? { price } : {}),
-          ...(order.slippageBp !== undefined ? { slippageBp: order.slippageBp } : {}),
+          ...(slippage.slippageBp !== undefined ? { slippageBp: slippage.slippageBp } : {}),
           ...(order.postOnly ? { postOnly: true } : {}),
         });
       } catch (error) {
@@ -227,6 +242,12 @@ export class TradingService {
       );
       throw error;
     }
+  }
+
+  /** The best price a market order takes from now (the ask for a buy, the bid for a sell). */
+  async #bestPrice(client: ExchangeClient, order: OrderRequest): Promise<Money | null> {
+    const depth = await client.depth(order.symbol);
+    return (order.side === 'buy' ? depth.asks[0]?.price : depth.bids[0]?.price) ?? null;
   }
 
   /** Adds the figures the app knows to the exchange's "insufficient balance". */

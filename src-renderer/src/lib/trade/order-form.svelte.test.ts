@@ -217,6 +217,55 @@ describe('OrderForm', () => {
     expect(send.mock.calls[1]?.[0]).not.toHaveProperty('worstPrice');
   });
 
+  it('a market order’s worst price follows the book, and the order goes with the one on screen', async () => {
+    let current = $state(book);
+    const preview = vi.fn(async (r: OrderRequest): Promise<Result<Serialized<OrderPreview>>> => ({
+      ok: true,
+      value: {
+        ...previewOf(),
+        // Main prices it from its own read of the book: here the same one.
+        worstPrice: {
+          asset: 'USDM',
+          amount: (current.asks[0]?.price ?? new Money(0))
+            .times(10_000 + (r.slippageBp ?? 0))
+            .div(10_000)
+            .toFixed(),
+        },
+      },
+    }));
+    const { form } = setup({ book: () => current, preview });
+    form.kind = 'market';
+    form.quantity = '50';
+    form.slippage = '1';
+    // Before main answers, the form works it out from the best ask it shows: 0.6513 + 1%.
+    expect(form.summary.worstPrice).toEqual({ asset: 'USDM', amount: '0.657813' });
+    form.refreshPreview();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(form.summary.source).toBe('preview');
+    // The ask rises: main's answer no longer stands, the worst price moves with the book, and main
+    // is asked again.
+    current = bookView(Depth.parse(depthOf('ADAUSDM', 1_700_000_001_000, [['0.6600', '500']])));
+    expect(form.currentPreview).toBeNull();
+    expect(form.summary.worstPrice).toEqual({ asset: 'USDM', amount: '0.6666' });
+    form.refreshPreview();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(preview).toHaveBeenCalledTimes(2);
+    expect(form.summary).toMatchObject({
+      source: 'preview',
+      worstPrice: { asset: 'USDM', amount: '0.6666' },
+    });
+    const send = vi.fn(async (_r: OrderRequest) => true);
+    await form.submit(send);
+    expect(send).toHaveBeenCalledWith(expect.objectContaining({ worstPrice: '0.6666' }));
+    // A limit order's preview does not depend on the book.
+    form.kind = 'limit';
+    form.price = '0.65';
+    form.quantity = '50';
+    const key = form.previewKey;
+    current = book;
+    expect(form.previewKey).toBe(key);
+  });
+
   it('keeps what was typed when the trader cancelled or it failed', async () => {
     const { form } = setup();
     form.price = '0.65';

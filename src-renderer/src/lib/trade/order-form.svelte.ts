@@ -148,11 +148,13 @@ export class OrderForm {
    * What a preview answers for: the order, and what its checks depend on that can change while
    * it is on screen (the free balance, the number of open orders).
    */
-  readonly previewKey = $derived.by(() =>
-    this.request
-      ? `${this.requestKey}|${this.free?.toFixed() ?? '?'}|${this.deps.openOrders()}`
-      : '',
-  );
+  readonly previewKey = $derived.by(() => {
+    if (!this.request) return '';
+    // A market order is valued, locked and limited from the best price it takes from.
+    const levels = this.side === 'buy' ? this.deps.book().asks : this.deps.book().bids;
+    const best = this.kind === 'market' ? (levels[0]?.price.toFixed() ?? '-') : '';
+    return `${this.requestKey}|${this.free?.toFixed() ?? '?'}|${this.deps.openOrders()}|${best}`;
+  });
 
   readonly currentPreview = $derived(
     this.preview && this.preview.key === this.previewKey ? this.preview.value : null,
@@ -196,7 +198,10 @@ export class OrderForm {
       value: est && this.market ? { asset: this.market.quote, amount: est.value.toFixed() } : null,
       lock: est ? text(est.lock) : null,
       fee: est ? text(est.fee) : null,
-      worstPrice: null,
+      worstPrice:
+        est?.worst && this.market
+          ? { asset: this.market.quote, amount: est.worst.toFixed() }
+          : null,
       source: 'estimate',
       average: est?.average?.toFixed() ?? null,
     };
@@ -301,8 +306,8 @@ export class OrderForm {
     this.attempted = true;
     const request = this.request;
     if (!request || !this.canSubmit) return false;
-    // A market order's slippage limit as the trader saw it priced: main never signs a worse one.
-    const worst = this.currentPreview?.worstPrice;
+    // A market order's slippage limit as the trader sees it priced: main never signs a worse one.
+    const worst = this.summary.worstPrice;
     this.submitting = true;
     try {
       const done = await send(

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { Settings } from '../../../../src-shared/contract';
 import type { Market, Side } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
+import { worstPriceOf } from '../../../../src-shared/slippage';
 import { affordable, sweep, type BookView } from './book';
 import { fixed, trimmed } from './format';
 
@@ -80,6 +81,8 @@ export interface Estimate {
   /** Market orders: the average price against the book now, and how much of it the book holds. */
   average: Decimal | null;
   bookFills: Decimal | null;
+  /** Market orders with a slippage limit: the worst price they may fill at, from the book now. */
+  worst: Decimal | null;
 }
 
 const bp = (amount: Decimal, rateBp: number) => amount.times(rateBp).div(10_000);
@@ -109,6 +112,7 @@ export const estimate = ({
   let value: Decimal;
   let average: Decimal | null = null;
   let bookFills: Decimal | null = null;
+  let worst: Decimal | null = null;
   let lockQuote: Decimal;
   if (kind === 'limit') {
     if (!price) return null;
@@ -122,6 +126,7 @@ export const estimate = ({
     average = swept.average;
     bookFills = swept.filled;
     const best = levels[0]?.price ?? swept.average;
+    worst = worstPriceOf(side, slippage ?? undefined, levels[0]?.price ?? null);
     lockQuote =
       slippage === null
         ? value
@@ -140,6 +145,7 @@ export const estimate = ({
         fee: { asset: market.base, amount: bp(quantity, market.commissionRateBp) },
         average,
         bookFills,
+        worst,
       }
     : {
         value,
@@ -147,6 +153,7 @@ export const estimate = ({
         fee: { asset: market.quote, amount: bp(value, market.commissionRateBp) },
         average,
         bookFills,
+        worst,
       };
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   preTrade,
+  slippageToAsk,
   worstAcceptedPrice,
   type TradeContext,
 } from '../../../../../src-main/app/trading/pre-trade';
@@ -179,5 +180,43 @@ describe('a market order’s slippage limit as a price', () => {
     expect(worstAcceptedPrice(market({}), new Money('0.52'))?.toFixed()).toBe('0.52');
     expect(worstAcceptedPrice(market({ slippageBp: undefined }), new Money('0.52'))).toBeNull();
     expect(worstAcceptedPrice(market({}), null)?.toFixed()).toBe('0');
+  });
+
+  it('the limit asked of the exchange keeps to the accepted price, or the trader hears the book moved past it', () => {
+    const { market: rules } = context();
+    const order = market({ worstPrice: '0.5151' });
+    expect(slippageToAsk(order, new Money('0.5151'), new Money('0.51'), rules)).toEqual({
+      ok: true,
+      slippageBp: 100,
+    });
+    // The ask rose 0.6% after the preview: the exchange is asked for 0.4%, which its best ask
+    // now turns into a limit within 0.5151.
+    expect(slippageToAsk(order, new Money('0.5151'), new Money('0.5131'), rules)).toEqual({
+      ok: true,
+      slippageBp: 38,
+    });
+    expect(slippageToAsk(order, new Money('0.5151'), new Money('0.5200'), rules)).toEqual({
+      ok: false,
+      message:
+        'The best ask has risen to 0.5200 USDM, past the worst price you accepted for this order (0.5151 USDM). Nothing was sent. Check the new worst price and send the order again.',
+    });
+    expect(
+      slippageToAsk(market({ side: 'sell' }), new Money('0.4851'), new Money('0.48'), rules),
+    ).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('The best bid has fallen to 0.4800 USDM'),
+    });
+    // Limit orders, orders without a limit, and an empty book: as the trader asked.
+    expect(slippageToAsk(limit(), null, new Money('0.6'), rules)).toEqual({
+      ok: true,
+      slippageBp: undefined,
+    });
+    expect(slippageToAsk(market({ slippageBp: undefined }), null, new Money('0.6'), rules)).toEqual(
+      { ok: true, slippageBp: undefined },
+    );
+    expect(slippageToAsk(order, new Money('0.5151'), null, rules)).toEqual({
+      ok: true,
+      slippageBp: 100,
+    });
   });
 });
