@@ -208,6 +208,25 @@ describe('Funds', () => {
     expect((within(form).getByLabelText('ADA') as HTMLInputElement).value).toBe('119.5');
   });
 
+  it('a deposit’s Max keeps back the fee and change, and less once every token goes too', async () => {
+    await show();
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
+    const usdm = within(form).getByLabelText('USDM') as HTMLInputElement;
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
+    // 500 ADA less 1.3 for the fee and change, less 0.4 for the USDM's change.
+    expect(ada.value).toBe('498.3');
+    expect(form.textContent).toContain('Max keeps 1.7 ADA there.');
+    // All the USDM goes too: no change to carry it, and the ADA filled by Max follows.
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most USDM possible' }));
+    expect(usdm.value).toBe('100');
+    await waitFor(() => expect(ada.value).toBe('498.7'));
+    // Once the trader types their own amount, it stays theirs.
+    await fireEvent.input(ada, { target: { value: '200' } });
+    await fireEvent.input(usdm, { target: { value: '50' } });
+    expect(ada.value).toBe('200');
+  });
+
   it('shows a deposit on its way until main says it landed', async () => {
     const { main, app } = await show({
       'funds:overview': () =>
