@@ -30,7 +30,8 @@ export const slippageWithin = (
   best: Money,
   accepted: Money,
 ): number | null => {
-  if (best.lte(0)) return null;
+  // No price to count from: nothing to narrow (the signer still holds the limit to `accepted`).
+  if (best.lte(0)) return slippageBp;
   const room = accepted.times(10_000).div(best);
   const bp = (side === 'buy' ? room.minus(10_000) : new Money(10_000).minus(room)).floor();
   if (bp.isNegative()) return null;

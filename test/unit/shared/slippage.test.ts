@@ -29,6 +29,8 @@ describe('a market order’s slippage limit', () => {
   it('none when the book has moved past the worst price they accepted', () => {
     expect(slippageWithin('buy', 100, new Money('0.6600'), new Money('0.659126'))).toBeNull();
     expect(slippageWithin('sell', 100, new Money('0.6400'), new Money('0.646074'))).toBeNull();
+    // A book that names no price is nothing to narrow against.
+    expect(slippageWithin('buy', 100, new Money(0), new Money('0.659126'))).toBe(100);
     // Exactly at it, a limit of 0 still fills at that price.
     expect(slippageWithin('buy', 100, new Money('0.659126'), new Money('0.659126'))).toBe(0);
   });
