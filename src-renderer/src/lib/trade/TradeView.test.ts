@@ -6,6 +6,7 @@ import { frameOf, INFO, SETTINGS } from '../testing/frame';
 import WithApp from '../testing/WithApp.svelte';
 import { ADA_USDM, depthOf, fakeApi, NIGHT_USDM, operationResult, orderOf } from './fake-api';
 import TradeView from './TradeView.svelte';
+import { createChart } from 'lightweight-charts';
 
 vi.mock('lightweight-charts', () => {
   const series = () => ({
@@ -14,12 +15,12 @@ vi.mock('lightweight-charts', () => {
     priceScale: () => ({ applyOptions: vi.fn() }),
   });
   return {
-    createChart: () => ({
+    createChart: vi.fn(() => ({
       addSeries: series,
       applyOptions: vi.fn(),
       timeScale: () => ({ fitContent: vi.fn() }),
       remove: vi.fn(),
-    }),
+    })),
     createSeriesMarkers: () => ({ setMarkers: vi.fn() }),
     CandlestickSeries: {},
     HistogramSeries: {},
@@ -111,6 +112,14 @@ describe('TradeView', () => {
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Quantity/ })),
     );
+  });
+
+  it('draws the chart so a wider window shows its candles wider, not an empty stretch', async () => {
+    setup();
+    await waitFor(() => expect(createChart).toHaveBeenCalled());
+    expect(vi.mocked(createChart).mock.lastCall?.[1]?.timeScale).toMatchObject({
+      lockVisibleTimeRangeOnResize: true,
+    });
   });
 
   it('shows the last price and its 24 h change in quote units and percent', async () => {
