@@ -244,11 +244,21 @@ describe('OrderForm', () => {
     expect(form.summary.source).toBe('preview');
     // The ask rises: main's answer no longer stands, the worst price moves with the book, and main
     // is asked again.
-    current = bookView(Depth.parse(depthOf('ADAUSDM', 1_700_000_001_000, [['0.6600', '500']])));
+    const moveTo = (ask: string, at: number) => {
+      current = bookView(Depth.parse(depthOf('ADAUSDM', at, [[ask, '500']])));
+      form.refreshPreview();
+    };
+    moveTo('0.6590', 1_700_000_001_000);
     expect(form.currentPreview).toBeNull();
+    expect(form.summary.worstPrice).toEqual({ asset: 'USDM', amount: '0.66559' });
+    // However often the book moves, main is asked at most once a second; the form's figures
+    // follow the book meanwhile.
+    await vi.advanceTimersByTimeAsync(400);
+    moveTo('0.6600', 1_700_000_001_400);
     expect(form.summary.worstPrice).toEqual({ asset: 'USDM', amount: '0.6666' });
-    form.refreshPreview();
-    await vi.advanceTimersByTimeAsync(200);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(preview).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(300);
     expect(preview).toHaveBeenCalledTimes(2);
     expect(form.summary).toMatchObject({
       source: 'preview',
@@ -264,6 +274,27 @@ describe('OrderForm', () => {
     const key = form.previewKey;
     current = book;
     expect(form.previewKey).toBe(key);
+  });
+
+  it('keeps main’s refusal of a market order while only the book moves', async () => {
+    let current = $state(book);
+    const refusal = 'Not enough free USDM: 66.1 needed, 50 free.';
+    const { form } = setup({
+      book: () => current,
+      preview: async () => ({ ok: true, value: previewOf([refusal]) }),
+    });
+    form.kind = 'market';
+    form.quantity = '100';
+    form.refreshPreview();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(form.problems).toEqual([refusal]);
+    current = bookView(Depth.parse(depthOf('ADAUSDM', 1_700_000_001_000, [['0.6600', '500']])));
+    expect(form.currentPreview).toBeNull();
+    expect(form.problems).toEqual([refusal]);
+    expect(form.canSubmit).toBe(false);
+    // A new quantity is a new order: main's answer for the old one no longer holds.
+    form.quantity = '10';
+    expect(form.problems).toEqual([]);
   });
 
   it('keeps what was typed when the trader cancelled or it failed', async () => {

@@ -40,6 +40,8 @@ export interface ShownSummary {
 }
 
 const PREVIEW_DELAY_MS = 120;
+/** Least time between previews asked only because the book moved. */
+const BOOK_PREVIEW_MS = 1000;
 
 /**
  * The order entry form: what the trader typed, checked as they type, with the amount locked, the
@@ -59,11 +61,16 @@ export class OrderForm {
   attempted = $state(false);
   submitting = $state(false);
 
-  preview = $state.raw<{ key: string; value: Serialized<OrderPreview> } | null>(null);
+  /** Main's last preview, with the key and the terms (`previewTerms`) it answers for. */
+  preview = $state.raw<{ key: string; terms: string; value: Serialized<OrderPreview> } | null>(
+    null,
+  );
   previewError = $state<string | null>(null);
 
   private previewTimer: ReturnType<typeof setTimeout> | null = null;
   private previewSeq = 0;
+  /** The order, balance and open-order count main was last asked to preview. */
+  private askedTerms = '';
 
   constructor(private readonly deps: OrderFormDeps) {}
 
@@ -148,12 +155,18 @@ export class OrderForm {
    * What a preview answers for: the order, and what its checks depend on that can change while
    * it is on screen (the free balance, the number of open orders).
    */
+  readonly previewTerms = $derived.by(() =>
+    this.request
+      ? `${this.requestKey}|${this.free?.toFixed() ?? '?'}|${this.deps.openOrders()}`
+      : '',
+  );
   readonly previewKey = $derived.by(() => {
     if (!this.request) return '';
-    // A market order is valued, locked and limited from the best price it takes from.
+    // And for a market order, the best price it takes from: it is valued, locked and limited
+    // from that.
     const levels = this.side === 'buy' ? this.deps.book().asks : this.deps.book().bids;
     const best = this.kind === 'market' ? (levels[0]?.price.toFixed() ?? '-') : '';
-    return `${this.requestKey}|${this.free?.toFixed() ?? '?'}|${this.deps.openOrders()}|${best}`;
+    return `${this.previewTerms}|${best}`;
   });
 
   readonly currentPreview = $derived(
@@ -174,7 +187,8 @@ export class OrderForm {
       kind: this.kind,
     });
     if (local.length > 0) return local;
-    return this.currentPreview?.problems ?? [];
+    // Main's refusals hold while only the book has moved since (it is asked again soon).
+    return this.preview?.terms === this.previewTerms ? this.preview.value.problems : [];
   });
 
   readonly summary: ShownSummary = $derived.by(() => {
@@ -214,31 +228,50 @@ export class OrderForm {
       Object.values(this.fieldMessages).every((m) => m === null),
   );
 
-  /** Asks main for its preview of the order as it now reads, a moment after the last keystroke. */
+  /**
+   * Asks main for its preview of the order as it now reads, a moment after the last keystroke.
+   * When only the book has moved (a market order's figures follow it), at most once a second
+   * however fast it moves: each preview is several reads of the exchange, and the form's own
+   * figures follow the book meanwhile.
+   */
   refreshPreview(delay = PREVIEW_DELAY_MS): void {
-    if (this.previewTimer) clearTimeout(this.previewTimer);
-    this.previewTimer = null;
-    const request = this.request;
-    const key = this.previewKey;
-    if (!request) {
+    if (!this.request) {
+      this.clearPreviewTimer();
       this.previewError = null;
       return;
     }
-    if (this.preview?.key === key) return;
-    const seq = ++this.previewSeq;
+    if (this.preview?.key === this.previewKey) {
+      this.clearPreviewTimer();
+      return;
+    }
+    const bookOnly = this.askedTerms === this.previewTerms;
+    if (bookOnly && this.previewTimer) return;
+    this.clearPreviewTimer();
     const run = async () => {
+      this.previewTimer = null;
+      const request = this.request;
+      if (!request) return;
+      const key = this.previewKey;
+      const terms = (this.askedTerms = this.previewTerms);
+      const seq = ++this.previewSeq;
       try {
         const value = await unwrap(this.deps.preview(request));
         if (seq === this.previewSeq) {
-          this.preview = { key, value };
+          this.preview = { key, terms, value };
           this.previewError = null;
         }
       } catch (error) {
         if (seq === this.previewSeq) this.previewError = messageOf(error);
       }
     };
-    if (delay <= 0) void run();
-    else this.previewTimer = setTimeout(() => void run(), delay);
+    const wait = bookOnly ? Math.max(delay, BOOK_PREVIEW_MS) : delay;
+    if (wait <= 0) void run();
+    else this.previewTimer = setTimeout(() => void run(), wait);
+  }
+
+  private clearPreviewTimer(): void {
+    if (this.previewTimer) clearTimeout(this.previewTimer);
+    this.previewTimer = null;
   }
 
   /** Clicking a level in the book: its price, and with `quantity` the size up to that level. */
