@@ -1,7 +1,5 @@
 import { Serialization } from '@cardano-sdk/core';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
+import { startAlteringProxy } from '../fixtures/exchange/altering-proxy';
 
 /**
  * A hostile exchange for tests: a proxy in front of a real sandbox that forwards everything,
@@ -42,75 +40,24 @@ const tamperJson = (value: unknown, extra: bigint): unknown => {
   return value;
 };
 
-const readAll = async (stream: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
-
 export const startTamperingExchange = async (
   target: string,
   extraLovelace = 50_000_000n,
 ): Promise<TamperingExchange> => {
-  const to = new URL(target);
   let tampered = 0;
-  const server: Server = createServer((incoming, outgoing) => {
-    const upstream = request(
-      {
-        host: to.hostname,
-        port: to.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: { ...incoming.headers, host: to.host },
-      },
-      (reply) => {
-        const alter = incoming.method === 'POST' && incoming.url === '/accounts/deposit/build';
-        if (!alter || reply.statusCode !== 200) {
-          outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-          reply.pipe(outgoing);
-          return;
-        }
-        void readAll(reply).then((raw) => {
-          const body = JSON.stringify(tamperJson(JSON.parse(raw.toString('utf8')), extraLovelace));
+  const proxy = await startAlteringProxy(target, ({ method, path }) =>
+    method === 'POST' && path === '/accounts/deposit/build'
+      ? (body) => {
           tampered += 1;
-          const headers = { ...reply.headers, 'content-length': String(Buffer.byteLength(body)) };
-          delete headers['transfer-encoding'];
-          outgoing.writeHead(200, headers);
-          outgoing.end(body);
-        });
-      },
-    );
-    upstream.on('error', () => outgoing.destroy());
-    incoming.pipe(upstream);
-  });
-  // Streams pass through untouched, byte for byte.
-  server.on('upgrade', (incoming: IncomingMessage, socket, head: Buffer) => {
-    const upstream = connect(Number(to.port), to.hostname, () => {
-      const lines = [`${incoming.method} ${incoming.url} HTTP/1.1`];
-      for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-        const name = incoming.rawHeaders[i] ?? '';
-        const value = name.toLowerCase() === 'host' ? to.host : (incoming.rawHeaders[i + 1] ?? '');
-        lines.push(`${name}: ${value}`);
-      }
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+          return tamperJson(body, extraLovelace);
+        }
+      : null,
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: proxy.url,
     get tampered() {
       return tampered;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: proxy.close,
   };
 };
