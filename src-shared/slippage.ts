@@ -2,6 +2,15 @@ import type { Side } from './domain';
 import { Money } from './money';
 
 /**
+ * The best price a market order on `side` takes from: the lowest ask for a buy, the highest bid
+ * for a sell, from a book whose sides are best first. Null when that side is empty.
+ */
+export const bestTakenBy = (
+  side: Side,
+  book: { asks: ReadonlyArray<{ price: Money }>; bids: ReadonlyArray<{ price: Money }> },
+): Money | null => (side === 'buy' ? book.asks[0]?.price : book.bids[0]?.price) ?? null;
+
+/**
  * A market order's slippage limit as a price: the best price on its side of the book moved by
  * the limit against the trader (up for a buy, down for a sell). Null without a limit (any
  * price) or without a price on the book to count from. The order form, main's preview and the

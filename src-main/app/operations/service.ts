@@ -198,8 +198,16 @@ export class OperationsService {
   async review(
     operation: { id: string; title: string },
     request: ToReview,
-    /** Brought back after a restart, handed out to the offline device before it. */
-    options: { handedOut?: boolean } = {},
+    options: {
+      /** Brought back after a restart, handed out to the offline device before it. */
+      handedOut?: boolean;
+      /**
+       * Asked once when the signer finds a difference: builds the operation again when something
+       * the exchange counts from has moved since the build was asked for (a market order's best
+       * price), or answers null. What it builds is read and checked like the first.
+       */
+      rebuild?: () => Promise<ToReview | null>;
+    } = {},
   ): Promise<PreparedOperation> {
     const { keys, orderTerms, ttlSeconds, expiresAt: until, ...built } = request;
     const expiresAt = until ?? this.#now() + ttlSeconds * 1000;
@@ -212,11 +220,19 @@ export class OperationsService {
         coins: request.connection.chain(),
       });
     } catch (error) {
-      this.#unrecord(recorded);
+      void this.#unrecord(recorded);
       throw error;
     }
     // What differs from the trader's intent can never be signed: it leaves the journal at once.
-    if (review.report.differences.length) this.#unrecord(recorded);
+    if (review.report.differences.length) {
+      const cleared = this.#unrecord(recorded);
+      const again = options.rebuild ? await options.rebuild() : null;
+      if (again) {
+        // The same operation's entry: the first one's removal goes to the journal before it.
+        await cleared;
+        return this.review(operation, again, { ...(options.handedOut ? { handedOut: true } : {}) });
+      }
+    }
     const carriesOrder = review.decoded.outputs.some((o) => o.party === 'exchange-intent');
     return this.register(
       operation,
@@ -277,9 +293,9 @@ export class OperationsService {
   }
 
   /** An unsigned entry whose operation ends here (discarded, refused, replaced) leaves the journal. */
-  #unrecord(recorded: Prepared['recorded']): void {
-    if (!recorded) return;
-    recorded.written.then(
+  #unrecord(recorded: Prepared['recorded']): Promise<void> {
+    if (!recorded) return Promise.resolve();
+    return recorded.written.then(
       () =>
         this.deps.journal.remove(recorded.entry).catch((error: unknown) => {
           // Left behind, it is looked up and cleared on the next start.
@@ -293,7 +309,7 @@ export class OperationsService {
   /** Forgets a prepared operation that will not be signed. */
   #forget(prepared: Prepared): void {
     this.#prepared.delete(prepared.id);
-    this.#unrecord(prepared.recorded);
+    void this.#unrecord(prepared.recorded);
     this.#release(prepared);
   }
 
@@ -654,7 +670,7 @@ export class OperationsService {
     try {
       this.#claim(signed.txId, prepared);
     } catch (error) {
-      this.#unrecord(prepared.recorded);
+      void this.#unrecord(prepared.recorded);
       throw error;
     }
 
@@ -679,7 +695,7 @@ export class OperationsService {
       }
     } catch (error) {
       const failure = unjournaled(error, 'it was signed, but nothing was sent');
-      this.#unrecord(prepared.recorded);
+      void this.#unrecord(prepared.recorded);
       // Never sent: the same transaction, built again, may be confirmed again.
       if (this.#signed.get(signed.txId)?.operationId === prepared.id)
         this.#signed.delete(signed.txId);

@@ -7,6 +7,7 @@ import type {
 import { OPEN_STATUSES, type Order } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { Money, toSmallestUnit } from '../../../src-shared/money';
+import { bestTakenBy } from '../../../src-shared/slippage';
 import { ExchangeError, type ExchangeClient } from '../../exchange';
 import type { CancelOrderIntent, PlaceOrderIntent, TransactionSigner } from '../../signing';
 import type { SettingsStore } from '../../store/settings';
@@ -14,7 +15,7 @@ import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
 import { assetOf, inUnits, marketOf, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
-import type { OperationsService } from '../operations/service';
+import type { OperationsService, ToReview } from '../operations/service';
 import {
   preTrade,
   slippageToAsk,
@@ -177,62 +178,80 @@ export class TradingService {
         quantityUnits: toSmallestUnit(quantity, assetOf(rules, market.baseUnit).decimals),
         price: price ?? worstAcceptedPrice(order, result.worst),
       };
-      let built: { orderId: string; txHex: string };
-      try {
-        // The order before it must have landed, or both would spend the same account coin.
-        const waited = await this.deps.operations.tradesSettled();
-        const slippage = slippageToAsk(
-          order,
-          terms.price,
-          waited && order.type === 'market' && order.slippageBp !== undefined
-            ? await this.#bestPrice(client, order)
-            : result.bestPrice,
-          market,
-        );
+      // Builds the order with the slippage limit that keeps it within the accepted price,
+      // counted from `best`, the best price on its side of the book as main last read it.
+      const build = async (best: Money | null): Promise<ToReview> => {
+        const slippage = slippageToAsk(order, terms.price, best, market);
         if (!slippage.ok) throw new AppError(ErrorCode.InvalidInput, slippage.message);
-        built = await client.buildOrder({
-          symbol: order.symbol,
-          side: order.side,
-          type: order.type,
-          quantity,
-          ...(price ? { price } : {}),
-          ...(slippage.slippageBp !== undefined ? { slippageBp: slippage.slippageBp } : {}),
-          ...(order.postOnly ? { postOnly: true } : {}),
-        });
-      } catch (error) {
-        throw this.#withFigures(error, result);
-      }
-      this.deps.operations.progress(operation, 'checking');
-      const intent: PlaceOrderIntent = {
-        kind: 'place-order',
-        lock: {
-          unit: result.lockUnit,
-          quantity: lockQuantity,
-          ...(result.lockIsUpperBound ? { upTo: true } : {}),
-        },
-        terms: { orderId: built.orderId, ...terms },
-      };
-      return this.deps.operations.review(operation, {
-        kind: 'place-order',
-        title,
-        connection,
-        txHex: built.txHex,
-        intent,
-        profile,
-        keys: {
-          operationKeyHash: account.wallet.operationKeyHash,
-          paymentKeyHash: account.paymentKeyHash,
-        },
-        orderTerms: {
-          side: order.side,
-          price: order.price ?? null,
-          quantity: order.quantity,
+        let built: { orderId: string; txHex: string };
+        try {
+          built = await client.buildOrder({
+            symbol: order.symbol,
+            side: order.side,
+            type: order.type,
+            quantity,
+            ...(price ? { price } : {}),
+            ...(slippage.slippageBp !== undefined ? { slippageBp: slippage.slippageBp } : {}),
+            ...(order.postOnly ? { postOnly: true } : {}),
+          });
+        } catch (error) {
+          throw this.#withFigures(error, result);
+        }
+        this.deps.operations.progress(operation, 'checking');
+        const intent: PlaceOrderIntent = {
+          kind: 'place-order',
+          lock: {
+            unit: result.lockUnit,
+            quantity: lockQuantity,
+            ...(result.lockIsUpperBound ? { upTo: true } : {}),
+          },
+          terms: { orderId: built.orderId, ...terms },
+        };
+        return {
+          kind: 'place-order',
+          title,
+          connection,
+          txHex: built.txHex,
+          intent,
+          profile,
+          keys: {
+            operationKeyHash: account.wallet.operationKeyHash,
+            paymentKeyHash: account.paymentKeyHash,
+          },
+          orderTerms: {
+            side: order.side,
+            price: order.price ?? null,
+            quantity: order.quantity,
+            orderId: built.orderId,
+          },
+          offline: false,
           orderId: built.orderId,
-        },
-        offline: false,
-        orderId: built.orderId,
-        cancelsOrderId: null,
-        ttlSeconds: rules.orderTtlSeconds,
+          cancelsOrderId: null,
+          ttlSeconds: rules.orderTtlSeconds,
+        };
+      };
+      // A market order's limit moves with the book the exchange counts it from.
+      const movesWithBook = order.type === 'market' && order.slippageBp !== undefined;
+      // The order before it must have landed, or both would spend the same account coin.
+      const waited = await this.deps.operations.tradesSettled();
+      const best =
+        waited && movesWithBook ? await this.#bestPrice(client, order) : result.bestPrice;
+      return await this.deps.operations.review(operation, await build(best), {
+        ...(movesWithBook
+          ? {
+              // The exchange counts the limit from its best price when it builds. When the book
+              // moved between main's read and the build, that limit can pass the accepted price
+              // and the signer finds the difference. Read once more and build again, narrowed
+              // from the new best price; a book that did not move gets no second build, and what
+              // is built again is checked like the first.
+              rebuild: async () => {
+                const now = await this.#bestPrice(client, order);
+                if (now === null || best === null || now.eq(best)) return null;
+                this.deps.operations.progress(operation, 'building');
+                return build(now);
+              },
+            }
+          : {}),
       });
     } catch (error) {
       this.deps.operations.progress(
@@ -246,8 +265,7 @@ export class TradingService {
 
   /** The best price a market order takes from now (the ask for a buy, the bid for a sell). */
   async #bestPrice(client: ExchangeClient, order: OrderRequest): Promise<Money | null> {
-    const depth = await client.depth(order.symbol);
-    return (order.side === 'buy' ? depth.asks[0]?.price : depth.bids[0]?.price) ?? null;
+    return bestTakenBy(order.side, await client.depth(order.symbol));
   }
 
   /** Adds the figures the app knows to the exchange's "insufficient balance". */

@@ -4,6 +4,7 @@ import type { Market, Side } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { Money } from '../../../../src-shared/money';
 import type { Result } from '../../../../src-shared/result';
+import { bestTakenBy } from '../../../../src-shared/slippage';
 import { messageOf, unwrap } from '../api';
 import type { BookView } from './book';
 import {
@@ -164,8 +165,8 @@ export class OrderForm {
     if (!this.request) return '';
     // And for a market order, the best price it takes from: it is valued, locked and limited
     // from that.
-    const levels = this.side === 'buy' ? this.deps.book().asks : this.deps.book().bids;
-    const best = this.kind === 'market' ? (levels[0]?.price.toFixed() ?? '-') : '';
+    const best =
+      this.kind === 'market' ? (bestTakenBy(this.side, this.deps.book())?.toFixed() ?? '-') : '';
     return `${this.previewTerms}|${best}`;
   });
 
