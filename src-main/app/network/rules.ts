@@ -124,5 +124,12 @@ export const inUnits = (
     ? `${quantity} ${market.base}${price ? ` at ${price} ${market.quote}` : ''}`
     : `${quantity} ${symbol}${price ? ` at ${price}` : ''}`;
 
+/**
+ * An order's price as the market's book and tables show it: with at least the market's price
+ * decimals ("0.9" reads "0.9000", as the fills of it will), never rounded.
+ */
+export const shownPrice = (market: Market | undefined, price: Money): string =>
+  price.toFixed(Math.max(price.decimalPlaces(), market?.priceDecimals ?? 0));
+
 export const assetOf = (rules: ExchangeRules, unit: string): AssetInfo =>
   rules.assets.find((a) => a.unit === unit) ?? { unit, name: unit.slice(0, 12), decimals: 0 };

@@ -4,7 +4,7 @@ import type {
   OrderRequest,
   PreparedOperation,
 } from '../../../src-shared/contract';
-import { OPEN_STATUSES, type Order } from '../../../src-shared/domain';
+import { OPEN_STATUSES, type Market, type Order } from '../../../src-shared/domain';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { Money, toSmallestUnit } from '../../../src-shared/money';
 import { bestTakenBy } from '../../../src-shared/slippage';
@@ -13,7 +13,7 @@ import type { CancelOrderIntent, PlaceOrderIntent, TransactionSigner } from '../
 import type { SettingsStore } from '../../store/settings';
 import type { WalletBook } from '../../wallet';
 import { activeAccount, signingProfile, type TradingAccount } from '../network/account';
-import { assetOf, inUnits, marketOf, type ExchangeRules } from '../network/rules';
+import { assetOf, inUnits, marketOf, shownPrice, type ExchangeRules } from '../network/rules';
 import type { Connection, NetworkService } from '../network/service';
 import type { OperationsService, ToReview } from '../operations/service';
 import {
@@ -59,11 +59,11 @@ const lockedBy = (
   return locked;
 };
 
-const describeOrder = (order: OrderRequest, base: string, quote: string): string => {
+const describeOrder = (order: OrderRequest, market: Market): string => {
   const verb = order.side === 'buy' ? 'Buy' : 'Sell';
-  return order.type === 'limit'
-    ? `${verb} ${order.quantity} ${base} at ${order.price} ${quote}`
-    : `Market ${verb.toLowerCase()} ${order.quantity} ${base}${order.slippageBp !== undefined ? ` (at most ${order.slippageBp / 100}% slippage)` : ''}`;
+  return order.type === 'limit' && order.price !== undefined
+    ? `${verb} ${inUnits(market, order.symbol, order.quantity, shownPrice(market, new Money(order.price)))}`
+    : `Market ${verb.toLowerCase()} ${order.quantity} ${market.base}${order.slippageBp !== undefined ? ` (at most ${order.slippageBp / 100}% slippage)` : ''}`;
 };
 
 /**
@@ -150,7 +150,7 @@ export class TradingService {
     if (result.problems.length) {
       throw new AppError(ErrorCode.InvalidInput, `${result.problems.join(' ')} Nothing was sent.`);
     }
-    const title = describeOrder(order, market.base, market.quote);
+    const title = describeOrder(order, market);
     const operation = this.deps.operations.begin('place-order', title);
     try {
       const account = await activeAccount(this.deps.book, connection);
@@ -303,7 +303,7 @@ export class TradingService {
     const order = await this.#openOrder(client, request.orderId);
     const rules = await connection.rules();
     // In the words of the order it cancels: "Cancel sell 20 ADA at 0.9 USDM".
-    const title = `Cancel ${order.side} ${inUnits(marketOf(rules, order.symbol), order.symbol, order.openBaseQty.toFixed(), order.price?.toFixed() ?? null)}`;
+    const title = `Cancel ${order.side} ${inUnits(marketOf(rules, order.symbol), order.symbol, order.openBaseQty.toFixed(), order.price ? shownPrice(marketOf(rules, order.symbol), order.price) : null)}`;
     const operation = this.deps.operations.begin('cancel-order', title);
     try {
       const account = await activeAccount(this.deps.book, connection);

@@ -246,7 +246,8 @@ describe('every flow of the seed through the app', () => {
 
   it('cancel one resting order, then cancel all of the market', async () => {
     const depth = await call<Serialized<Depth>>('market:depth', { symbol: 'ADAUSDM' });
-    const low = (Number(depth.bids[0]?.price ?? '0.5') * 0.8).toFixed(4);
+    // Typed with two decimals; named with the four the market's prices have, as its fills are.
+    const low = (Number(depth.bids[0]?.price ?? '0.5') * 0.8).toFixed(2);
     const placed: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const result = await run('trading:prepareOrder', {
@@ -256,6 +257,7 @@ describe('every flow of the seed through the app', () => {
         quantity: '20',
         price: low,
       });
+      expect(result.title).toBe(`Buy 20 ADA at ${new Money(low).toFixed(4)} USDM`);
       placed.push(result.order?.id ?? '');
     }
     const open = await call<Serialized<OrderPage>>('orders:list', {
@@ -269,7 +271,7 @@ describe('every flow of the seed through the app', () => {
     const cancel = await call<Serialized<PreparedOperation>>('trading:prepareCancel', {
       orderId: placed[0],
     });
-    expect(cancel.title).toBe(`Cancel buy 20 ADA at ${Number(low)} USDM`);
+    expect(cancel.title).toBe(`Cancel buy 20 ADA at ${new Money(low).toFixed(4)} USDM`);
     expect(cancel.check).toEqual({ matches: true, differences: [], warnings: [] });
     await call('operations:confirm', { operationId: cancel.operationId });
     expect((await call<Serialized<Order>>('orders:get', { orderId: placed[0] })).status).toBe(
