@@ -68,4 +68,26 @@ describe('Notices', () => {
     expect(notices.toasts.at(-1)?.title).toBe('Order placed');
     notices.dispose();
   });
+
+  it('lists a placing told after its fill below the fill, at the fill’s time', () => {
+    let now = 1_000;
+    const notices = new Notices(() => now);
+    const fill = notices.success('Order filled', 'Bought 12 ADA at 0.6536 USDM', {
+      topic: 'order:m',
+    });
+    notices.dismiss(fill.id);
+    now = 3_000;
+    notices.success('Deposit credited', '2000 ADA');
+    now = 4_000;
+    notices.success('Order placed', 'Market buy 12 ADA', { topic: 'order:m', earlierStep: true });
+    expect(notices.all.map((n) => [n.title, n.at])).toEqual([
+      ['Deposit credited', 3_000],
+      ['Order filled', 1_000],
+      ['Order placed', 1_000],
+    ]);
+    // Told of after the fill's toast has gone: still no toast for the earlier step.
+    expect(notices.toasts.map((t) => t.title)).toEqual(['Deposit credited']);
+    expect(notices.unread).toBe(3);
+    notices.dispose();
+  });
 });

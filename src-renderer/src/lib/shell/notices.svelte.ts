@@ -25,7 +25,9 @@ export interface NoticeOptions {
   topic?: string | null;
   /**
    * An earlier step than what may already be told (an order placed, whose fill can arrive
-   * first): kept in the activity list, but not put on screen over a toast about its topic.
+   * first). Once a later step of its topic has been told, it is not put on screen, and it takes
+   * its place in the activity list below that step, at the step's time if that was earlier, so
+   * the list reads in the order things happened.
    */
   earlierStep?: boolean;
 }
@@ -71,18 +73,28 @@ export class Notices {
     detail: string | null = null,
     { topic = null, earlierStep = false }: NoticeOptions = {},
   ): Notice {
+    // The oldest notice told of a later step of this one's topic (the list is newest first).
+    const later =
+      earlierStep && topic !== null ? this.all.findLastIndex((n) => n.topic === topic) : -1;
+    const next = this.all[later];
     const notice: Notice = {
       id: this.nextId++,
       tone,
       title,
       detail,
-      at: this.now(),
+      at: next ? Math.min(this.now(), next.at) : this.now(),
       read: false,
       topic,
     };
+    if (next) {
+      this.all = [...this.all.slice(0, later + 1), notice, ...this.all.slice(later + 1)].slice(
+        0,
+        KEEP,
+      );
+      return notice;
+    }
     this.all = [notice, ...this.all].slice(0, KEEP);
     const told = topic === null ? [] : this.toasts.filter((t) => t.topic === topic);
-    if (earlierStep && told.length > 0) return notice;
     for (const toast of told) this.dismiss(toast.id);
     this.shown = [...this.shown, notice.id].slice(-ON_SCREEN);
     const ms = TOAST_MS[tone];
