@@ -38,9 +38,14 @@ export interface FundsRules {
   /**
    * What a deposit of nearly everything leaves in the wallet for its network fee and its
    * change, and how much more for each kind of token that stays there: what "Max" keeps back.
+   * `depositReserveLovelace` pays for spending up to `depositReserveCoins` coins; each coin the
+   * wallet holds beyond those adds `depositReservePerCoinLovelace` (a deposit of nearly
+   * everything spends them all).
    */
   depositReserveLovelace: string;
   depositReservePerTokenLovelace: string;
+  depositReserveCoins: number;
+  depositReservePerCoinLovelace: string;
 }
 
 const utxoId = z.string().regex(/^[0-9a-f]{64}#\d{1,5}$/);

@@ -39,24 +39,28 @@ const allowedFee = (fee: FeeParameters, bytes: number): bigint =>
 const CHANGE_LOVELACE = 1_000_000n;
 const CHANGE_PER_TOKEN_LOVELACE = 350_000n;
 
-/** The coins a deposit of nearly everything is allowed for: a wallet with more may need more. */
-const MOST_INPUTS = 20;
+/** The coins `depositReserve`'s `lovelace` pays the fee of spending; more cost `perCoinLovelace`. */
+const RESERVE_COINS = 20;
 const ROUND_UP_TO = 100_000n;
 
 /**
  * What a deposit of nearly everything leaves in the wallet, so that it can be built: its fee
- * (for up to 20 coins spent) and its change's minimum, rounded up to 0.1 ADA; and how much more
- * for each kind of token that stays in the wallet. What "Max" keeps back.
+ * (for spending up to 20 coins) and its change's minimum, rounded up to 0.1 ADA; how much more
+ * for each kind of token that stays in the wallet; and the fee of each coin spent beyond those 20
+ * (a deposit of nearly everything spends every coin). What "Max" keeps back.
  */
 export const depositReserve = (
   fee: FeeParameters,
-): { lovelace: bigint; perTokenLovelace: bigint } => {
+): { lovelace: bigint; perTokenLovelace: bigint; coins: number; perCoinLovelace: bigint } => {
   const roundUp = (lovelace: bigint) => ((lovelace + ROUND_UP_TO - 1n) / ROUND_UP_TO) * ROUND_UP_TO;
   // The deposit's own output and the change, each with a couple of tokens.
-  const feeAllowed = allowedFee(fee, estimatedBytes(MOST_INPUTS, [2, 2]));
+  const feeAllowed = allowedFee(fee, estimatedBytes(RESERVE_COINS, [2, 2]));
   return {
     lovelace: roundUp(feeAllowed + CHANGE_LOVELACE),
     perTokenLovelace: roundUp(CHANGE_PER_TOKEN_LOVELACE + allowedFee({ a: fee.a, b: 0n }, 45)),
+    coins: RESERVE_COINS,
+    // One more input's bytes (see `estimatedBytes`), with the selection's fifth on top.
+    perCoinLovelace: allowedFee({ a: fee.a, b: 0n }, 45),
   };
 };
 

@@ -175,6 +175,8 @@ export class FundsService {
       withdrawalFeeFromPayout: rules.withdrawalFeeFromPayout,
       depositReserveLovelace: reserve.lovelace.toString(),
       depositReservePerTokenLovelace: reserve.perTokenLovelace.toString(),
+      depositReserveCoins: reserve.coins,
+      depositReservePerCoinLovelace: reserve.perCoinLovelace.toString(),
     };
   }
 

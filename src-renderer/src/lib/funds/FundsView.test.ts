@@ -49,6 +49,8 @@ const show = async (
         withdrawalFeeFromPayout: false,
         depositReserveLovelace: '1300000',
         depositReservePerTokenLovelace: '400000',
+        depositReserveCoins: 20,
+        depositReservePerCoinLovelace: '2376',
       }),
       ...handlers,
     },
@@ -225,6 +227,16 @@ describe('Funds', () => {
     await fireEvent.input(ada, { target: { value: '200' } });
     await fireEvent.input(usdm, { target: { value: '50' } });
     expect(ada.value).toBe('200');
+  });
+
+  it('a deposit’s Max keeps back the fee of spending every coin of a wallet of many', async () => {
+    await show({ 'wallet:balance': () => ({ ...walletBalance, utxoCount: 60 }) });
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
+    // 1.7 as above, and 40 coins past twenty at 0.002376 ADA each, rounded up to 0.1.
+    expect(ada.value).toBe('498.2');
+    expect(form.textContent).toContain('Max keeps 1.8 ADA there.');
   });
 
   it('shows a deposit on its way until main says it landed', async () => {

@@ -97,6 +97,8 @@ describe('checkFundsForm', () => {
       withdrawalFeeFromPayout: false,
       depositReserveLovelace: '1500000',
       depositReservePerTokenLovelace: '500000',
+      depositReserveCoins: 20,
+      depositReservePerCoinLovelace: '2376',
     };
     expect(checkFundsForm('deposit', lines('4'), rules).general).toContain('at least 5 ADA');
     expect(checkFundsForm('withdrawal', lines('3'), rules).amounts).toHaveLength(1);
@@ -132,6 +134,19 @@ describe('mostToMove (what Max fills in)', () => {
     expect(mostToMove('deposit', at(allUsdm, USDM), allUsdm, PUBLISHED_RULES)?.toFixed()).toBe(
       '50',
     );
+  });
+
+  it('keeps back the fee of every coin a deposit of nearly everything spends, past twenty', () => {
+    const typedNothing = lines('', '50', { ada: '10000', usdm: '50' });
+    const most = (coins: number) =>
+      mostToMove('deposit', at(typedNothing, 'lovelace'), typedNothing, PUBLISHED_RULES, coins);
+    expect(most(1)?.toFixed()).toBe('9998.7');
+    expect(most(20)?.toFixed()).toBe('9998.7');
+    // 40 more coins: 40 × 0.002376 ADA, rounded up to 0.1 ADA.
+    expect(depositReserve(typedNothing, PUBLISHED_RULES, 60).toFixed()).toBe('1.4');
+    expect(most(60)?.toFixed()).toBe('9998.6');
+    // 80 more: 0.19008 ADA, kept as 0.2.
+    expect(most(100)?.toFixed()).toBe('9998.5');
   });
 
   it('offers nothing when the wallet holds no more than it must keep', () => {

@@ -12,6 +12,8 @@ export const PUBLISHED_RULES: FundsRules = {
   // A deposit's fee for 20 coins at Cardano's published fee parameters, and its change's 1 ADA.
   depositReserveLovelace: '1300000',
   depositReservePerTokenLovelace: '400000',
+  depositReserveCoins: 20,
+  depositReservePerCoinLovelace: '2376',
 };
 
 /** One asset row of the deposit or withdrawal form. */
@@ -123,10 +125,16 @@ export const checkFundsForm = (
 };
 
 /**
- * What a deposit of nearly everything leaves in the wallet now: its fee and change, and more for
- * each kind of token that stays there (one not typed in full in its line).
+ * What a deposit of nearly everything leaves in the wallet now: its fee and change, more for
+ * each kind of token that stays there (one not typed in full in its line), and more for the fee
+ * of each coin beyond those the rules' reserve pays for (`coins`: how many the wallet holds),
+ * that part rounded up to 0.1 ADA.
  */
-export const depositReserve = (lines: readonly AmountLine[], rules: FundsRules): MoneyValue => {
+export const depositReserve = (
+  lines: readonly AmountLine[],
+  rules: FundsRules,
+  coins = 0,
+): MoneyValue => {
   let staying = 0;
   for (const line of lines) {
     if (line.unit === LOVELACE || !line.available || line.available.isZero()) continue;
@@ -134,9 +142,13 @@ export const depositReserve = (lines: readonly AmountLine[], rules: FundsRules):
     const all = read !== null && 'value' in read && read.value.equals(line.available);
     if (!all) staying++;
   }
-  return ada(rules.depositReserveLovelace).plus(
-    ada(rules.depositReservePerTokenLovelace).times(staying),
-  );
+  const moreCoins = Math.max(0, coins - rules.depositReserveCoins);
+  const forCoins = ada(rules.depositReservePerCoinLovelace)
+    .times(moreCoins)
+    .toDecimalPlaces(1, Money.ROUND_UP);
+  return ada(rules.depositReserveLovelace)
+    .plus(ada(rules.depositReservePerTokenLovelace).times(staying))
+    .plus(forCoins);
 };
 
 /**
@@ -149,11 +161,13 @@ export const mostToMove = (
   line: AmountLine,
   lines: readonly AmountLine[],
   rules: FundsRules,
+  /** The coins the wallet holds (a deposit's reserve grows with them). */
+  coins = 0,
 ): MoneyValue | null => {
   if (!line.available) return null;
   let keep = new Money(0);
   if (line.unit === LOVELACE) {
-    if (kind === 'deposit') keep = depositReserve(lines, rules);
+    if (kind === 'deposit') keep = depositReserve(lines, rules, coins);
     else if (!rules.withdrawalFeeFromPayout) keep = ada(rules.withdrawalFeeLovelace);
   }
   const most = line.available.minus(keep);

@@ -33,6 +33,8 @@ describe('depositReserve (what Max keeps back)', () => {
     expect(reserve.perTokenLovelace.toString()).toBe(
       PUBLISHED_RULES.depositReservePerTokenLovelace,
     );
+    expect(reserve.coins).toBe(PUBLISHED_RULES.depositReserveCoins);
+    expect(reserve.perCoinLovelace.toString()).toBe(PUBLISHED_RULES.depositReservePerCoinLovelace);
   });
 
   it('leaves enough for the coins to be chosen: all the ADA but the reserve, a token staying', async () => {
@@ -58,5 +60,28 @@ describe('depositReserve (what Max keeps back)', () => {
     await expect(
       selectCoins(coins, amounts, VECTOR_ADDRESS, PUBLISHED_L1_FEE),
     ).resolves.toHaveLength(20);
+  });
+
+  it('leaves enough from a wallet of many coins, with the fee of each coin past twenty', async () => {
+    for (const count of [21, 60, 100]) {
+      const coins = Array.from({ length: count }, (_, i) => coin(i + 1, 30n * ADA));
+      const forCoins = reserve.perCoinLovelace * BigInt(count - reserve.coins);
+      // Rounded up to 0.1 ADA, as the form keeps it.
+      const kept = reserve.lovelace + ((forCoins + 99_999n) / 100_000n) * 100_000n;
+      const all = BigInt(count) * 30n * ADA;
+      await expect(
+        selectCoins(coins, new Map([['lovelace', all - kept]]), VECTOR_ADDRESS, PUBLISHED_L1_FEE),
+      ).resolves.toHaveLength(count);
+    }
+    // Without the coins' part, a deposit of all but the twenty-coin reserve cannot be built.
+    const many = Array.from({ length: 100 }, (_, i) => coin(i + 1, 30n * ADA));
+    await expect(
+      selectCoins(
+        many,
+        new Map([['lovelace', 100n * 30n * ADA - reserve.lovelace]]),
+        VECTOR_ADDRESS,
+        PUBLISHED_L1_FEE,
+      ),
+    ).rejects.toThrow(/does not hold enough/);
   });
 });
