@@ -1,5 +1,10 @@
 import { Cardano } from '@cardano-sdk/core';
-import { roundRobinRandomImprove, type SelectionSkeleton } from '@cardano-sdk/input-selection';
+import {
+  InputSelectionError,
+  InputSelectionFailure,
+  roundRobinRandomImprove,
+  type SelectionSkeleton,
+} from '@cardano-sdk/input-selection';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { refOf, type InputUtxo } from '../../chain';
 
@@ -38,6 +43,9 @@ const allowedFee = (fee: FeeParameters, bytes: number): bigint =>
 /** The least ADA the change of a deposit holds: the exchange wants 1 ADA, a token needs more. */
 const CHANGE_LOVELACE = 1_000_000n;
 const CHANGE_PER_TOKEN_LOVELACE = 350_000n;
+
+/** The most coins one deposit spends (a transaction's size is bounded). */
+const MOST_COINS_SPENT = 100;
 
 /** The coins `depositReserve`'s `lovelace` pays the fee of spending; more cost `perCoinLovelace`. */
 const RESERVE_COINS = 20;
@@ -108,7 +116,7 @@ export const selectCoins = async (
         computeMinimumCoinQuantity: (output) =>
           CHANGE_LOVELACE + CHANGE_PER_TOKEN_LOVELACE * BigInt(output.value.assets?.size ?? 0),
         tokenBundleSizeExceedsLimit: () => false,
-        computeSelectionLimit: async () => 100,
+        computeSelectionLimit: async () => MOST_COINS_SPENT,
       },
     });
     return [...result.selection.inputs].map(([input]) => {
@@ -118,6 +126,16 @@ export const selectCoins = async (
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
+    if (
+      error instanceof InputSelectionError &&
+      error.failure === InputSelectionFailure.MaximumInputCountExceeded
+    ) {
+      throw new AppError(
+        ErrorCode.InvalidInput,
+        `This deposit would spend more than ${MOST_COINS_SPENT} of your wallet’s coins, more than one transaction can carry. Deposit less now (the coins it spends are shown before you sign), then the rest in a second deposit.`,
+        { cause: error },
+      );
+    }
     throw new AppError(
       ErrorCode.InvalidInput,
       'Your wallet does not hold enough to deposit this and pay the network fee (about 0.2 ADA) with at least 1 ADA of change. Deposit less, or add coins to your wallet first.',

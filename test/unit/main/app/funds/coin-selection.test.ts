@@ -73,6 +73,16 @@ describe('depositReserve (what Max keeps back)', () => {
         selectCoins(coins, new Map([['lovelace', all - kept]]), VECTOR_ADDRESS, PUBLISHED_L1_FEE),
       ).resolves.toHaveLength(count);
     }
+    // More than a hundred coins do not fit one deposit: the trader is told so, not "too little".
+    const tooMany = Array.from({ length: 120 }, (_, i) => coin(i + 1, 30n * ADA));
+    await expect(
+      selectCoins(
+        tooMany,
+        new Map([['lovelace', 110n * 30n * ADA]]),
+        VECTOR_ADDRESS,
+        PUBLISHED_L1_FEE,
+      ),
+    ).rejects.toThrow(/would spend more than 100 of your wallet’s coins/);
     // Without the coins' part, a deposit of all but the twenty-coin reserve cannot be built.
     const many = Array.from({ length: 100 }, (_, i) => coin(i + 1, 30n * ADA));
     await expect(
