@@ -302,7 +302,7 @@ export class TradingService {
     const client = await this.#client(connection);
     const order = await this.#openOrder(client, request.orderId);
     const rules = await connection.rules();
-    // In the words of the order it cancels: "Cancel sell 20 ADA at 0.9 USDM".
+    // In the words of the order it cancels: "Cancel sell 20 ADA at 0.9000 USDM".
     const title = `Cancel ${order.side} ${inUnits(marketOf(rules, order.symbol), order.symbol, order.openBaseQty.toFixed(), order.price ? shownPrice(marketOf(rules, order.symbol), order.price) : null)}`;
     const operation = this.deps.operations.begin('cancel-order', title);
     try {
