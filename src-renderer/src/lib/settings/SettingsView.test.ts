@@ -34,6 +34,8 @@ describe('Settings', () => {
       fakeMain({ 'settings:setNetwork': ({ network }) => ({ ...SETTINGS, network }) }),
     );
     const network = panel('Network');
+    // Nothing to switch to while the network in use is the one chosen.
+    expect(within(network).queryByRole('button', { name: /^Switch to/ })).toBeNull();
     await fireEvent.click(within(network).getByRole('radio', { name: /Staging \(preprod\)/ }));
     await fireEvent.click(
       within(network).getByRole('button', { name: 'Switch to Staging (preprod)' }),
