@@ -41,6 +41,27 @@ export const coinOf = (utxo: InputUtxo): CoinOutput => ({
   amounts: new Map(utxo.output.amount.map((a) => [a.unit, BigInt(a.quantity)])),
 });
 
+/** The most coins one transaction of the app spends (a transaction's size is bounded). */
+export const MOST_COINS_SPENT = 100;
+
+/** The ADA a UTxO holds, in lovelace. */
+export const lovelaceOf = (utxo: InputUtxo): bigint =>
+  utxo.output.amount.reduce(
+    (sum, a) => (a.unit === 'lovelace' ? sum + BigInt(a.quantity) : sum),
+    0n,
+  );
+
+/**
+ * The `count` coins holding the most ADA, most first (all of them when there are no more): those
+ * a transaction that may spend no more than `count` spends to move the most ADA it can.
+ */
+export const richestCoins = (utxos: readonly InputUtxo[], count = MOST_COINS_SPENT): InputUtxo[] =>
+  utxos
+    .map((utxo) => ({ utxo, lovelace: lovelaceOf(utxo) }))
+    .sort((a, b) => (a.lovelace > b.lovelace ? -1 : a.lovelace < b.lovelace ? 1 : 0))
+    .slice(0, count)
+    .map(({ utxo }) => utxo);
+
 /** `<tx hash>#<index>` of a UTxO. */
 export const refOf = (utxo: InputUtxo): string =>
   `${utxo.input.tx_hash}#${utxo.input.output_index}`;

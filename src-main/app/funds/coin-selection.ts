@@ -6,7 +6,7 @@ import {
   type SelectionSkeleton,
 } from '@cardano-sdk/input-selection';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import { refOf, type InputUtxo } from '../../chain';
+import { MOST_COINS_SPENT, refOf, richestCoins, type InputUtxo } from '../../chain';
 
 const LOVELACE = 'lovelace';
 
@@ -44,9 +44,6 @@ const allowedFee = (fee: FeeParameters, bytes: number): bigint =>
 const CHANGE_LOVELACE = 1_000_000n;
 const CHANGE_PER_TOKEN_LOVELACE = 350_000n;
 
-/** The most coins one deposit spends (a transaction's size is bounded). */
-const MOST_COINS_SPENT = 100;
-
 /** The coins `depositReserve`'s `lovelace` pays the fee of spending; more cost `perCoinLovelace`. */
 const RESERVE_COINS = 20;
 const ROUND_UP_TO = 100_000n;
@@ -75,9 +72,68 @@ export const depositReserve = (
 /**
  * Picks which of the wallet's coins pay for a deposit, covering the amount, the L1 fee and a
  * change output of at least its minimum, with the SDK's random-improve selection (the one the
- * Cardano wallets use). Answers the chosen UTxOs exactly as the chain provider gave them.
+ * Cardano wallets use). One transaction spends at most 100 coins: when random picks would need
+ * more, the choice is made again from the 100 that cover the most (those holding a token the
+ * deposit moves, then those holding the most ADA), so that any deposit those coins can pay is
+ * built (what Max fills in from a wallet of more coins). Answers the chosen UTxOs exactly as the
+ * chain provider gave them.
  */
 export const selectCoins = async (
+  utxos: readonly InputUtxo[],
+  amounts: ReadonlyMap<string, bigint>,
+  changeAddress: string,
+  fee: FeeParameters,
+): Promise<InputUtxo[]> => {
+  try {
+    return await select(utxos, amounts, changeAddress, fee);
+  } catch (error) {
+    if (!tooManyCoins(error)) throw notEnough(error);
+    if (utxos.length <= MOST_COINS_SPENT) throw moreThanOneTransaction(error);
+    try {
+      return await select(coveringMost(utxos, amounts), amounts, changeAddress, fee);
+    } catch (again) {
+      // The wallet holds it, but not in 100 coins: more than one transaction's worth.
+      throw moreThanOneTransaction(again);
+    }
+  }
+};
+
+const moreThanOneTransaction = (cause: unknown) =>
+  new AppError(
+    ErrorCode.InvalidInput,
+    `This deposit would spend more than ${MOST_COINS_SPENT} of your wallet’s coins, more than one transaction can carry. Deposit less now (the coins it spends are shown before you sign), then the rest in a second deposit.`,
+    { cause },
+  );
+
+const notEnough = (cause: unknown) =>
+  new AppError(
+    ErrorCode.InvalidInput,
+    'Your wallet does not hold enough to deposit this and pay the network fee (about 0.2 ADA) with at least 1 ADA of change. Deposit less, or add coins to your wallet first.',
+    { cause },
+  );
+
+const tooManyCoins = (error: unknown): boolean =>
+  error instanceof InputSelectionError &&
+  error.failure === InputSelectionFailure.MaximumInputCountExceeded;
+
+/**
+ * The 100 coins that cover the most of a deposit: those holding a token it moves first, then by
+ * the ADA they hold.
+ */
+const coveringMost = (
+  utxos: readonly InputUtxo[],
+  amounts: ReadonlyMap<string, bigint>,
+): InputUtxo[] => {
+  const moves = (utxo: InputUtxo) =>
+    utxo.output.amount.some((a) => a.unit !== LOVELACE && (amounts.get(a.unit) ?? 0n) > 0n);
+  const richest = richestCoins(utxos, utxos.length);
+  return [...richest.filter(moves), ...richest.filter((utxo) => !moves(utxo))].slice(
+    0,
+    MOST_COINS_SPENT,
+  );
+};
+
+const select = async (
   utxos: readonly InputUtxo[],
   amounts: ReadonlyMap<string, bigint>,
   changeAddress: string,
@@ -103,43 +159,22 @@ export const selectCoins = async (
         })),
     },
   });
-  try {
-    const result = await selector.select({
-      preSelectedUtxo: new Set(),
-      utxo: available,
-      outputs: new Set([
-        { address: Cardano.PaymentAddress(changeAddress), value: valueOf(amounts) },
-      ]),
-      constraints: {
-        computeMinimumCost: async (skeleton) => ({ fee: allowedFee(fee, estimatedSize(skeleton)) }),
-        // The exchange wants change of at least 1 ADA; an output holding tokens needs more.
-        computeMinimumCoinQuantity: (output) =>
-          CHANGE_LOVELACE + CHANGE_PER_TOKEN_LOVELACE * BigInt(output.value.assets?.size ?? 0),
-        tokenBundleSizeExceedsLimit: () => false,
-        computeSelectionLimit: async () => MOST_COINS_SPENT,
-      },
-    });
-    return [...result.selection.inputs].map(([input]) => {
-      const chosen = byId.get(`${input.txId}#${input.index}`);
-      if (!chosen) throw new Error('coin selection answered a coin the wallet does not have');
-      return chosen;
-    });
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (
-      error instanceof InputSelectionError &&
-      error.failure === InputSelectionFailure.MaximumInputCountExceeded
-    ) {
-      throw new AppError(
-        ErrorCode.InvalidInput,
-        `This deposit would spend more than ${MOST_COINS_SPENT} of your wallet’s coins, more than one transaction can carry. Deposit less now (the coins it spends are shown before you sign), then the rest in a second deposit.`,
-        { cause: error },
-      );
-    }
-    throw new AppError(
-      ErrorCode.InvalidInput,
-      'Your wallet does not hold enough to deposit this and pay the network fee (about 0.2 ADA) with at least 1 ADA of change. Deposit less, or add coins to your wallet first.',
-      { cause: error },
-    );
-  }
+  const result = await selector.select({
+    preSelectedUtxo: new Set(),
+    utxo: available,
+    outputs: new Set([{ address: Cardano.PaymentAddress(changeAddress), value: valueOf(amounts) }]),
+    constraints: {
+      computeMinimumCost: async (skeleton) => ({ fee: allowedFee(fee, estimatedSize(skeleton)) }),
+      // The exchange wants change of at least 1 ADA; an output holding tokens needs more.
+      computeMinimumCoinQuantity: (output) =>
+        CHANGE_LOVELACE + CHANGE_PER_TOKEN_LOVELACE * BigInt(output.value.assets?.size ?? 0),
+      tokenBundleSizeExceedsLimit: () => false,
+      computeSelectionLimit: async () => MOST_COINS_SPENT,
+    },
+  });
+  return [...result.selection.inputs].map(([input]) => {
+    const chosen = byId.get(`${input.txId}#${input.index}`);
+    if (!chosen) throw new Error('coin selection answered a coin the wallet does not have');
+    return chosen;
+  });
 };

@@ -25,6 +25,8 @@ const coin = (index: number, lovelace: bigint, usdm = 0n): InputUtxo => ({
 });
 
 const ADA = 1_000_000n;
+const lovelace = (utxo: InputUtxo): bigint =>
+  BigInt(utxo.output.amount.find((a) => a.unit === 'lovelace')?.quantity ?? '0');
 const reserve = depositReserve(PUBLISHED_L1_FEE);
 
 describe('depositReserve (what Max keeps back)', () => {
@@ -92,6 +94,58 @@ describe('depositReserve (what Max keeps back)', () => {
         VECTOR_ADDRESS,
         PUBLISHED_L1_FEE,
       ),
+    ).rejects.toThrow(/does not hold enough/);
+  });
+
+  it('builds Max from a wallet of more than a hundred coins, from the hundred holding the most ADA', async () => {
+    // 150 coins: 90 of 30 ADA, 40 of 5 ADA, 20 of 2 ADA, shuffled; one of the small ones holds USDM.
+    const sizes = [
+      ...Array.from({ length: 90 }, () => 30n),
+      ...Array.from({ length: 40 }, () => 5n),
+      ...Array.from({ length: 20 }, () => 2n),
+    ];
+    const coins = sizes
+      .map((ada, i) => ({ ada, order: (i * 7919) % 150 }))
+      .sort((a, b) => a.order - b.order)
+      .map(({ ada }, i) => coin(i + 1, ada * ADA, i === 149 ? 40n * ADA : 0n));
+    const richest = [...coins].sort((a, b) => Number(lovelace(b) - lovelace(a))).slice(0, 100);
+    const inOneTransaction = richest.reduce((sum, c) => sum + lovelace(c), 0n);
+    expect(inOneTransaction).toBe((90n * 30n + 10n * 5n) * ADA);
+    // What the form's Max fills in: those coins' ADA less the reserve for spending a hundred.
+    const forCoins = reserve.perCoinLovelace * BigInt(100 - reserve.coins);
+    const kept = reserve.lovelace + ((forCoins + 99_999n) / 100_000n) * 100_000n;
+    const chosen = await selectCoins(
+      coins,
+      new Map([['lovelace', inOneTransaction - kept]]),
+      VECTOR_ADDRESS,
+      PUBLISHED_L1_FEE,
+    );
+    expect(chosen).toHaveLength(100);
+    expect(new Set(chosen)).toEqual(new Set(richest));
+    // A token moved too: the coin holding it is among those spent.
+    const withUsdm = await selectCoins(
+      coins,
+      new Map([
+        ['lovelace', inOneTransaction - kept - 5n * ADA],
+        [USDM, 40n * ADA],
+      ]),
+      VECTOR_ADDRESS,
+      PUBLISHED_L1_FEE,
+    );
+    expect(withUsdm).toHaveLength(100);
+    expect(withUsdm).toContain(coins[149]);
+    // Past what a hundred coins hold: one transaction cannot carry it, and the trader is told so.
+    await expect(
+      selectCoins(
+        coins,
+        new Map([['lovelace', inOneTransaction]]),
+        VECTOR_ADDRESS,
+        PUBLISHED_L1_FEE,
+      ),
+    ).rejects.toThrow(/would spend more than 100 of your wallet’s coins/);
+    // Past what the whole wallet holds: too little, whatever the coins.
+    await expect(
+      selectCoins(coins, new Map([['lovelace', 3_000n * ADA]]), VECTOR_ADDRESS, PUBLISHED_L1_FEE),
     ).rejects.toThrow(/does not hold enough/);
   });
 });
