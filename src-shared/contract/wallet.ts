@@ -73,6 +73,12 @@ export interface WalletBalance {
   /** ADA first, then the other assets by name. */
   assets: WalletAsset[];
   utxoCount: number;
+  /**
+   * What one transaction can spend: it spends no more than 100 coins, so from a wallet of more,
+   * the 100 holding the most ADA. How many coins that is, and their ADA in lovelace (an integer
+   * string); the whole wallet when it holds no more than 100 coins.
+   */
+  oneTransaction: { coins: number; lovelace: string };
 }
 
 const name = z.string().min(1).max(60);

@@ -100,3 +100,58 @@ test('below the minimum, more than the wallet holds, and a wrong password each s
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(exchangeAda(page)).toHaveText('0');
 });
+
+test('Max from a wallet of more coins than one deposit spends: the hundred holding the most ADA, built, checked and landed', async ({
+  page,
+  harness,
+}) => {
+  test.setTimeout(150_000);
+  await page.goto(harness.url);
+  await createWalletFromUi(page);
+  await onFunds(page);
+  // Another party pays the wallet 140 small coins (3 to 9 ADA, 840 ADA in all) beside the
+  // faucet's 10,000 ADA and 10,000 USDM.
+  const sandbox = await harness.services.sandbox;
+  if (!sandbox?.adminToken) throw new Error('the embedded sandbox announced no admin token');
+  const { baseAddress } = await harness.services.handlers.wallet.addresses({});
+  for (let i = 0; i < 140; i++) {
+    const paid = await fetch(`${sandbox.url}/sandbox/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-token': sandbox.adminToken },
+      body: JSON.stringify({
+        address: baseAddress,
+        amount: [{ unit: 'lovelace', quantity: String((3 + (i % 7)) * 1_000_000) }],
+      }),
+    });
+    expect(paid.ok).toBe(true);
+  }
+  await page.reload();
+  await expect(page.getByText('141 coins (UTxOs) at this address.')).toBeVisible({
+    timeout: 20_000,
+  });
+
+  const deposit = page.getByRole('form', { name: 'Deposit' });
+  await deposit.getByRole('button', { name: 'Use the most ADA possible' }).click();
+  // The faucet's coin and the 99 largest small ones hold 10,695 ADA; 1.9 stays for the fee and
+  // the change that carries the USDM.
+  await expect(deposit.getByLabel('ADA', { exact: true })).toHaveValue('10693.1');
+  await expect(deposit).toContainText(
+    'Max keeps 1.9 ADA there, and the ADA of your 41 smallest coins: one deposit spends at most 100 coins.',
+  );
+  await shoot(page, 'deposit-many-coins-max');
+  await deposit.getByRole('button', { name: 'Review deposit' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Confirm your deposit' });
+  await expect(dialog).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText(/matches what you asked/i);
+  const spent = dialog.getByRole('region', { name: 'What is spent' });
+  // A hundred coins and the header.
+  await expect(spent.getByRole('row')).toHaveCount(101);
+  await shoot(page, 'deposit-many-coins-confirm');
+  await dialog.getByLabel('Spending password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign and deposit' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+  await expect(exchangeAda(page)).toHaveText('10,693.1', { timeout: 60_000 });
+  // The 41 coins left behind and the change.
+  await expect(page.getByText('42 coins (UTxOs) at this address.')).toBeVisible();
+});

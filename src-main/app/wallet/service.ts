@@ -10,7 +10,7 @@ import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
 import { assetInfo, LOVELACE } from '../../../src-shared/assets';
 import { smallestUnitText } from '../../../src-shared/money';
-import { totalOf, type ChainLookup } from '../../chain';
+import { lovelaceOf, richestCoins, totalOf, type ChainLookup } from '../../chain';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -507,7 +507,18 @@ export class WalletService {
       .sort((a, b) =>
         a.unit === LOVELACE ? -1 : b.unit === LOVELACE ? 1 : a.name.localeCompare(b.name),
       );
-    return { walletId, network, address: baseAddress, assets, utxoCount: utxos.length };
+    const spendable = richestCoins(utxos);
+    return {
+      walletId,
+      network,
+      address: baseAddress,
+      assets,
+      utxoCount: utxos.length,
+      oneTransaction: {
+        coins: spendable.length,
+        lovelace: spendable.reduce((sum, utxo) => sum + lovelaceOf(utxo), 0n).toString(),
+      },
+    };
   }
 
   async #wallet(walletId: string | undefined): Promise<WalletRecord> {

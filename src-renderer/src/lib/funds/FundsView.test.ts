@@ -31,6 +31,7 @@ const walletBalance = {
     { unit: USDM, name: 'USDM', quantity: '100000000', amount: '100' },
   ],
   utxoCount: 2,
+  oneTransaction: { coins: 2, lovelace: '500000000' },
 };
 
 const show = async (
@@ -230,13 +231,38 @@ describe('Funds', () => {
   });
 
   it('a deposit’s Max keeps back the fee of spending every coin of a wallet of many', async () => {
-    await show({ 'wallet:balance': () => ({ ...walletBalance, utxoCount: 60 }) });
+    await show({
+      'wallet:balance': () => ({
+        ...walletBalance,
+        utxoCount: 60,
+        oneTransaction: { coins: 60, lovelace: '500000000' },
+      }),
+    });
     const form = await screen.findByRole('form', { name: 'Deposit' });
     const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
     await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
     // 1.7 as above, and 40 coins past twenty at 0.002376 ADA each, rounded up to 0.1.
     expect(ada.value).toBe('498.2');
     expect(form.textContent).toContain('Max keeps 1.8 ADA there.');
+  });
+
+  it('a deposit’s Max moves what one transaction can spend from a wallet of more than 100 coins', async () => {
+    // 150 coins; the hundred holding the most ADA hold 450 of the 500.
+    await show({
+      'wallet:balance': () => ({
+        ...walletBalance,
+        utxoCount: 150,
+        oneTransaction: { coins: 100, lovelace: '450000000' },
+      }),
+    });
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
+    // 1.7 as above, and 80 coins past twenty at 0.002376 ADA each (0.19008), kept as 0.2.
+    expect(ada.value).toBe('448.1');
+    expect(form.textContent?.replace(/\s+/g, ' ')).toContain(
+      'Max keeps 1.9 ADA there, and the ADA of your 50 smallest coins: one deposit spends at most 100 coins.',
+    );
   });
 
   it('shows a deposit on its way until main says it landed', async () => {

@@ -139,7 +139,10 @@ describe('mostToMove (what Max fills in)', () => {
   it('keeps back the fee of every coin a deposit of nearly everything spends, past twenty', () => {
     const typedNothing = lines('', '50', { ada: '10000', usdm: '50' });
     const most = (coins: number) =>
-      mostToMove('deposit', at(typedNothing, 'lovelace'), typedNothing, PUBLISHED_RULES, coins);
+      mostToMove('deposit', at(typedNothing, 'lovelace'), typedNothing, PUBLISHED_RULES, {
+        coins,
+        lovelace: '10000000000',
+      });
     expect(most(1)?.toFixed()).toBe('9998.7');
     expect(most(20)?.toFixed()).toBe('9998.7');
     // 40 more coins: 40 × 0.002376 ADA, rounded up to 0.1 ADA.
@@ -147,6 +150,23 @@ describe('mostToMove (what Max fills in)', () => {
     expect(most(60)?.toFixed()).toBe('9998.6');
     // 80 more: 0.19008 ADA, kept as 0.2.
     expect(most(100)?.toFixed()).toBe('9998.5');
+  });
+
+  it('moves no more ADA than the hundred coins one deposit can spend hold', () => {
+    const typedNothing = lines('', '50', { ada: '10000', usdm: '50' });
+    // A wallet of 150 coins whose richest hundred hold 9,000 of its 10,000 ADA.
+    const most = mostToMove(
+      'deposit',
+      at(typedNothing, 'lovelace'),
+      typedNothing,
+      PUBLISHED_RULES,
+      {
+        coins: 100,
+        lovelace: '9000000000',
+      },
+    );
+    // Less the reserve for spending a hundred coins (1.3 + 0.2).
+    expect(most?.toFixed()).toBe('8998.5');
   });
 
   it('offers nothing when the wallet holds no more than it must keep', () => {

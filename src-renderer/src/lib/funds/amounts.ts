@@ -1,4 +1,4 @@
-import type { FundsRules } from '../../../../src-shared/contract';
+import type { FundsRules, WalletBalance } from '../../../../src-shared/contract';
 import { LOVELACE } from '../../../../src-shared/assets';
 import { fromSmallestUnit, Money, type Money as MoneyValue } from '../../../../src-shared/money';
 import { exact } from '../trade/format';
@@ -151,25 +151,32 @@ export const depositReserve = (
     .plus(forCoins);
 };
 
+/** What one transaction can spend of the wallet (see `WalletBalance`). */
+export type OneTransaction = WalletBalance['oneTransaction'];
+
 /**
  * The most of one line that can be moved, what "Max" fills in: a token's whole amount; for a
- * withdrawal of ADA, the free ADA less a fee taken on top; for a deposit of ADA, the wallet's ADA
- * less what the deposit must leave there (see `depositReserve`). Null when nothing can.
+ * withdrawal of ADA, the free ADA less a fee taken on top; for a deposit of ADA, the ADA one
+ * transaction can spend (all the wallet's, unless it holds more than 100 coins) less what the
+ * deposit must leave there (see `depositReserve`). Null when nothing can.
  */
 export const mostToMove = (
   kind: 'deposit' | 'withdrawal',
   line: AmountLine,
   lines: readonly AmountLine[],
   rules: FundsRules,
-  /** The coins the wallet holds (a deposit's reserve grows with them). */
-  coins = 0,
+  /** For a deposit: the coins it can spend and their ADA (its reserve grows with the coins). */
+  oneTransaction?: OneTransaction,
 ): MoneyValue | null => {
   if (!line.available) return null;
+  let available = line.available;
   let keep = new Money(0);
   if (line.unit === LOVELACE) {
-    if (kind === 'deposit') keep = depositReserve(lines, rules, coins);
-    else if (!rules.withdrawalFeeFromPayout) keep = ada(rules.withdrawalFeeLovelace);
+    if (kind === 'deposit') {
+      keep = depositReserve(lines, rules, oneTransaction?.coins ?? 0);
+      if (oneTransaction) available = Money.min(available, ada(oneTransaction.lovelace));
+    } else if (!rules.withdrawalFeeFromPayout) keep = ada(rules.withdrawalFeeLovelace);
   }
-  const most = line.available.minus(keep);
+  const most = available.minus(keep);
   return most.greaterThan(0) ? most : null;
 };

@@ -177,7 +177,13 @@ describe("a wallet's coins on L1", () => {
     await faucet(TESTNET_VECTOR);
     await faucet(TESTNET_VECTOR);
     const balance = await world.wallet.balance({});
-    expect(balance).toMatchObject({ address: TESTNET_VECTOR, network: 'sandbox', utxoCount: 2 });
+    expect(balance).toMatchObject({
+      address: TESTNET_VECTOR,
+      network: 'sandbox',
+      utxoCount: 2,
+      // Both coins fit one transaction.
+      oneTransaction: { coins: 2, lovelace: '2501000000' },
+    });
     expect(balance.assets).toEqual([
       { unit: 'lovelace', name: 'ADA', quantity: '2501000000', amount: '2501' },
       { unit: USDM, name: 'USDM', quantity: '140000002', amount: '140.000002' },
