@@ -202,9 +202,10 @@ export class OperationsService {
       /** Brought back after a restart, handed out to the offline device before it. */
       handedOut?: boolean;
       /**
-       * Asked once when the signer finds a difference: builds the operation again when something
+       * Asked each time the signer finds a difference: builds the operation again when something
        * the exchange counts from has moved since the build was asked for (a market order's best
-       * price), or answers null. What it builds is read and checked like the first.
+       * price), or answers null (and the difference is shown). What it builds is read and
+       * checked like the first.
        */
       rebuild?: () => Promise<ToReview | null>;
     } = {},
@@ -230,7 +231,10 @@ export class OperationsService {
       if (again) {
         // The same operation's entry: the first one's removal goes to the journal before it.
         await cleared;
-        return this.review(operation, again, { ...(options.handedOut ? { handedOut: true } : {}) });
+        return this.review(operation, again, {
+          ...(options.handedOut ? { handedOut: true } : {}),
+          rebuild: options.rebuild,
+        });
       }
     }
     const carriesOrder = review.decoded.outputs.some((o) => o.party === 'exchange-intent');

@@ -37,6 +37,13 @@ export interface TradingDeps {
 }
 
 /**
+ * How many times a market order is built again when the book moved between main's read of it
+ * and the exchange's build (see `prepareOrder`): a fast book may move more than once, a few
+ * times at most before the trader is shown the difference.
+ */
+const MARKET_REBUILDS = 2;
+
+/**
  * What an open order still locks, in smallest units, as its record states it: rounded up where
  * the record is exact (the sandbox's), down where it is a floor (the real service's human units).
  */
@@ -236,17 +243,23 @@ export class TradingService {
       const waited = await this.deps.operations.tradesSettled();
       const best =
         waited && movesWithBook ? await this.#bestPrice(client, order) : result.bestPrice;
+      // The best price the order last built was narrowed from, and how many builds are left.
+      let builtFrom = best;
+      let rebuildsLeft = MARKET_REBUILDS;
       return await this.deps.operations.review(operation, await build(best), {
         ...(movesWithBook
           ? {
               // The exchange counts the limit from its best price when it builds. When the book
               // moved between main's read and the build, that limit can pass the accepted price
               // and the signer finds the difference. Read once more and build again, narrowed
-              // from the new best price; a book that did not move gets no second build, and what
-              // is built again is checked like the first.
+              // from the new best price (a fast book may move again: a few times at most); a book
+              // that did not move gets no further build, and each build is checked like the first.
               rebuild: async () => {
+                if (rebuildsLeft <= 0) return null;
                 const now = await this.#bestPrice(client, order);
-                if (now === null || best === null || now.eq(best)) return null;
+                if (now === null || builtFrom === null || now.eq(builtFrom)) return null;
+                rebuildsLeft -= 1;
+                builtFrom = now;
                 this.deps.operations.progress(operation, 'building');
                 return build(now);
               },

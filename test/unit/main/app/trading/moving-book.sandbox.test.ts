@@ -26,25 +26,30 @@ let sandbox: EmbeddedSandbox;
 let proxy: AlteringProxy;
 let world: AppWorld;
 let folder: string;
-/** How many more reads of ADAUSDM's book show asks lowered by `lowerBy`. */
-let staleReads = 0;
-let lowerBy = new Money(0);
+/**
+ * How the next reads of ADAUSDM's book lower its asks, one fraction a read (then it reads true);
+ * `lowerEvery`: each read, for as long as it is set.
+ */
+let staleReads: Money[] = [];
+let lowerEvery: Money | null = null;
 /** Orders the exchange was asked to build. */
 let builds = 0;
 
-const lowered = (price: unknown): unknown => {
+const lowered = (price: unknown, lowerBy: Money): unknown => {
   const moved = new Money(String(price))
     .times(new Money(1).minus(lowerBy))
     .toDecimalPlaces(6, Money.ROUND_DOWN);
   return typeof price === 'number' ? moved.toNumber() : moved.toFixed();
 };
-const lowerLevel = (level: unknown): unknown => {
-  if (Array.isArray(level)) return [lowered(level[0]), ...level.slice(1)];
-  if (level && typeof level === 'object' && 'price' in level) {
-    return { ...level, price: lowered(level.price) };
-  }
-  return level;
-};
+const lowerLevel =
+  (lowerBy: Money) =>
+  (level: unknown): unknown => {
+    if (Array.isArray(level)) return [lowered(level[0], lowerBy), ...level.slice(1)];
+    if (level && typeof level === 'object' && 'price' in level) {
+      return { ...level, price: lowered(level.price, lowerBy) };
+    }
+    return level;
+  };
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'countersign-moving-book-'));
@@ -56,13 +61,12 @@ beforeAll(async () => {
   });
   proxy = await startAlteringProxy(sandbox.url, ({ method, path, query }) => {
     if (method === 'POST' && path === '/order/build') builds += 1;
-    if (path !== '/market/depth' || query.get('symbol') !== 'ADAUSDM' || staleReads <= 0) {
-      return null;
-    }
-    staleReads -= 1;
+    if (path !== '/market/depth' || query.get('symbol') !== 'ADAUSDM') return null;
+    const lowerBy = lowerEvery ?? staleReads.shift();
+    if (!lowerBy) return null;
     return (body) =>
       body && typeof body === 'object' && 'asks' in body && Array.isArray(body.asks)
-        ? { ...body, asks: body.asks.map(lowerLevel) }
+        ? { ...body, asks: body.asks.map(lowerLevel(lowerBy)) }
         : body;
   });
   world = await appWorld({
@@ -102,10 +106,9 @@ const marketBuy = (worstPrice: Money) => ({
 
 describe('a market order when the book moves between main’s read and the build', () => {
   it('is built again from the new best price, within the price the trader accepted', async () => {
-    lowerBy = new Money('0.005');
-    const seen = new Money(String(lowered((await bestAsk()).toFixed())));
+    const seen = new Money(String(lowered((await bestAsk()).toFixed(), new Money('0.005'))));
     const worst = seen.times('1.01');
-    staleReads = 1;
+    staleReads = [new Money('0.005')];
     builds = 0;
     const prepared = await world.call<Serialized<PreparedOperation>>(
       'trading:prepareOrder',
@@ -134,10 +137,41 @@ describe('a market order when the book moves between main’s read and the build
     }
   });
 
+  it('is built again each time a fast book moved during the build, twice at most', async () => {
+    // The book the trader priced from, then one a moment later still below the exchange's, then
+    // the exchange's own: the first two builds' limits pass the accepted price, the third's not.
+    const seen = new Money(String(lowered((await bestAsk()).toFixed(), new Money('0.005'))));
+    const worst = seen.times('1.01');
+    staleReads = [new Money('0.005'), new Money('0.0025')];
+    builds = 0;
+    const prepared = await world.call<Serialized<PreparedOperation>>(
+      'trading:prepareOrder',
+      marketBuy(worst),
+    );
+    expect(builds).toBe(3);
+    expect(prepared.check).toEqual({ matches: true, differences: [], warnings: [] });
+    const journal = await new OperationJournal(world.dataDir).list('sandbox');
+    expect(journal.filter((e) => e.id === prepared.operationId).map((e) => e.orderId)).toEqual([
+      prepared.summary.orderTerms?.orderId,
+    ]);
+    await world.call('operations:discard', { operationId: prepared.operationId });
+    // A book that keeps moving: after the third build the difference is shown, nothing more built.
+    const priced = new Money(String(lowered((await bestAsk()).toFixed(), new Money('0.006'))));
+    staleReads = [new Money('0.006'), new Money('0.005'), new Money('0.004'), new Money('0.003')];
+    builds = 0;
+    const moving = await world.call<Serialized<PreparedOperation>>(
+      'trading:prepareOrder',
+      marketBuy(priced.times('1.01')),
+    );
+    staleReads = [];
+    expect(builds).toBe(3);
+    expect(moving.check.matches).toBe(false);
+    await world.call('operations:discard', { operationId: moving.operationId });
+  });
+
   it('is refused in words when the new best price is past the accepted price', async () => {
-    lowerBy = new Money('0.02');
-    const seen = new Money(String(lowered((await bestAsk()).toFixed())));
-    staleReads = 1;
+    const seen = new Money(String(lowered((await bestAsk()).toFixed(), new Money('0.02'))));
+    staleReads = [new Money('0.02')];
     builds = 0;
     const error = await world.refused('trading:prepareOrder', marketBuy(seen.times('1.01')));
     expect(builds).toBe(1);
@@ -149,15 +183,14 @@ describe('a market order when the book moves between main’s read and the build
 
   it('is not built again when the exchange’s own book did not move: its limit is refused', async () => {
     // Every read shows the lower asks: the exchange builds from prices its book never showed.
-    lowerBy = new Money('0.005');
-    staleReads = Number.POSITIVE_INFINITY;
+    lowerEvery = new Money('0.005');
     const seen = await bestAsk();
     builds = 0;
     const prepared = await world.call<Serialized<PreparedOperation>>(
       'trading:prepareOrder',
       marketBuy(seen.times('1.01')),
     );
-    staleReads = 0;
+    lowerEvery = null;
     expect(builds).toBe(1);
     expect(prepared.check.matches).toBe(false);
     expect(prepared.check.differences.join(' ')).toMatch(/worse than the .* USDM you accept/);
