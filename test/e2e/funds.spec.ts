@@ -145,9 +145,14 @@ test('Max from a wallet of more coins than one deposit spends: the hundred holdi
   await expect(dialog).toBeVisible({ timeout: 30_000 });
   await expect(dialog).toContainText(/matches what you asked/i);
   const spent = dialog.getByRole('region', { name: 'What is spent' });
-  // A hundred coins and the header.
-  await expect(spent.getByRole('row')).toHaveCount(101);
+  // A hundred coins between the header and their total: the faucet's coin and the 99 largest.
+  await expect(spent.getByRole('row')).toHaveCount(102);
+  const inAll = spent.getByRole('row', { name: /100 coins in all/ });
+  await expect(inAll).toContainText('10,695 ADA');
+  await expect(inAll).toContainText('10,000 USDM');
   await shoot(page, 'deposit-many-coins-confirm');
+  await inAll.scrollIntoViewIfNeeded();
+  await shoot(page, 'deposit-many-coins-total');
   await dialog.getByLabel('Spending password').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Sign and deposit' }).click();
   await expect(dialog).toBeHidden({ timeout: 30_000 });

@@ -37,6 +37,8 @@ describe('the confirmation dialog', () => {
     const spent = view.getByRole('region', { name: 'What is spent' });
     expect(spent.textContent).toContain('Your wallet');
     expect(spent.textContent).toContain('100');
+    // One coin needs no total.
+    expect(within(spent).queryByText(/in all/)).toBeNull();
     const goes = view.getByRole('region', { name: 'Where it goes' });
     expect(goes.textContent).toContain('Exchange deposit address');
     expect(goes.textContent).toContain('25');
@@ -46,6 +48,33 @@ describe('the confirmation dialog', () => {
     expect(goes.textContent).not.toContain('order');
     expect(dialog.textContent).toContain('0.18');
     expect(dialog.textContent).toContain('Your wallet key (on this computer)');
+  });
+
+  it('adds up what the coins spent hold when there are several', async () => {
+    const base = preparedDeposit();
+    const coin = (n: number, ada: string, lovelace: string) => ({
+      id: `${n.toString(16).padStart(64, '0')}#0`,
+      party: 'own' as const,
+      amounts: [{ unit: 'lovelace', name: 'ADA', quantity: lovelace, amount: ada }],
+    });
+    const { dialog } = await open(
+      preparedDeposit({
+        summary: {
+          ...base.summary,
+          inputs: [
+            coin(1, '10000', '10000000000'),
+            coin(2, '9', '9000000'),
+            coin(3, '0.5', '500000'),
+          ],
+        },
+      }),
+    );
+    const spent = within(dialog).getByRole('region', { name: 'What is spent' });
+    const total = within(spent).getByRole('rowheader', { name: '3 coins in all' }).closest('tr');
+    if (!total) throw new Error('no total row');
+    expect(within(total).getByRole('cell').textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      '10,009.5 ADA',
+    );
   });
 
   it('names a withdrawal’s coin that is not on the chain as the exchange’s, not the wallet’s', async () => {
