@@ -101,11 +101,11 @@ describe('TradeView', () => {
 
   it('shows the live book of the chosen market and takes a price from it', async () => {
     const { fake } = setup();
-    const level = await screen.findByRole('button', { name: 'Ask 0.6526 USDM, 250.0000 ADA' });
+    await screen.findByRole('button', { name: 'Ask 0.6526 USDM, 250.0000 ADA' });
     expect(screen.getByRole('region', { name: 'Order book' })).toBeTruthy();
     fake.emit('market:depth', depthOf('ADAUSDM', Date.now(), [['0.7000', '5']], [['0.6000', '7']]));
     await screen.findByRole('button', { name: 'Ask 0.7000 USDM, 5.0000 ADA' });
-    expect(level.isConnected).toBe(false);
+    expect(screen.queryByRole('button', { name: /^Ask 0.6526/ })).toBeNull();
 
     await fireEvent.click(screen.getByRole('button', { name: 'Bid 0.6000 USDM, 7.0000 ADA' }));
     expect(valueOf(/^Price/)).toBe('0.6000');
@@ -191,6 +191,31 @@ describe('TradeView', () => {
       price: '0.6487',
       quantity: '20',
     });
+  });
+
+  it('keeps the keyboard in the book when the market maker quotes new prices', async () => {
+    const { fake } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6513/ });
+    await press('o');
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/^Ask 0.6513/);
+    // Every price moves: the focused level's price is gone from the book.
+    fake.emit(
+      'market:depth',
+      depthOf(
+        'ADAUSDM',
+        Date.now(),
+        [
+          ['0.6600', '5'],
+          ['0.6700', '6'],
+        ],
+        [['0.6400', '7']],
+      ),
+    );
+    await screen.findByRole('button', { name: 'Ask 0.6600 USDM, 5.0000 ADA' });
+    const book = screen.getByRole('region', { name: 'Order book' });
+    expect(book.contains(document.activeElement)).toBe(true);
+    await press('ArrowDown');
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Bid 0.6400 USDM, 7.0000 ADA');
   });
 
   it('never takes a shortcut letter typed into a field', async () => {
