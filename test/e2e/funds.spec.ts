@@ -145,12 +145,18 @@ test('Max from a wallet of more coins than one deposit spends: the hundred holdi
   await expect(dialog).toBeVisible({ timeout: 30_000 });
   await expect(dialog).toContainText(/matches what you asked/i);
   const spent = dialog.getByRole('region', { name: 'What is spent' });
-  // A hundred coins between the header and their total: the faucet's coin and the 99 largest.
-  await expect(spent.getByRole('row')).toHaveCount(102);
+  // A hundred coins, the faucet's and the 99 largest: five listed, the rest folded, and their
+  // total.
+  await expect(spent.getByRole('row')).toHaveCount(8);
+  await expect(spent).toContainText('95 more coins of your wallet');
   const inAll = spent.getByRole('row', { name: /100 coins in all/ });
   await expect(inAll).toContainText('10,695 ADA');
   await expect(inAll).toContainText('10,000 USDM');
   await shoot(page, 'deposit-many-coins-confirm');
+  await spent.getByRole('button', { name: 'Show all 100 coins' }).click();
+  // All hundred, and the line that folds them again.
+  await expect(spent.getByRole('row')).toHaveCount(103);
+  await expect(spent.getByRole('button', { name: 'Show fewer coins' })).toBeVisible();
   await inAll.scrollIntoViewIfNeeded();
   await shoot(page, 'deposit-many-coins-total');
   await dialog.getByLabel('Spending password').fill(PASSWORD);

@@ -77,6 +77,27 @@ describe('the confirmation dialog', () => {
     );
   });
 
+  it('folds a long list of the wallet’s coins, never one of someone else’s, and unfolds it', async () => {
+    const base = preparedDeposit();
+    const inputs = Array.from({ length: 40 }, (_, n) => ({
+      id: `${n.toString(16).padStart(64, '0')}#0`,
+      party: n === 30 ? ('unknown' as const) : ('own' as const),
+      amounts: [{ unit: 'lovelace', name: 'ADA', quantity: '2000000', amount: '2' }],
+    }));
+    const { dialog } = await open(preparedDeposit({ summary: { ...base.summary, inputs } }));
+    const spent = within(dialog).getByRole('region', { name: 'What is spent' });
+    // The header, five of the wallet's coins, the stranger's, the fold and the total.
+    expect(within(spent).getAllByRole('row')).toHaveLength(9);
+    expect(spent.textContent).toContain('Not a coin of your wallet');
+    expect(spent.textContent).toContain('34 more coins of your wallet');
+    const total = within(spent).getByRole('rowheader', { name: '40 coins in all' }).closest('tr');
+    expect(total?.textContent).toContain('80 ADA');
+    await fireEvent.click(within(spent).getByRole('button', { name: 'Show all 40 coins' }));
+    expect(within(spent).getAllByRole('row')).toHaveLength(43);
+    await fireEvent.click(within(spent).getByRole('button', { name: 'Show fewer coins' }));
+    expect(within(spent).getAllByRole('row')).toHaveLength(9);
+  });
+
   it('names a withdrawal’s coin that is not on the chain as the exchange’s, not the wallet’s', async () => {
     const base = preparedDeposit();
     const { dialog } = await open(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { totalOf } from './totals';
+import { foldCoins, totalOf } from './totals';
 
 const ada = (amount: string, quantity: string) => ({
   unit: 'lovelace',
@@ -27,5 +27,39 @@ describe('totalOf (what the coins a transaction spends hold in all)', () => {
 
   it('is unknown when what one coin holds is not stated', () => {
     expect(totalOf([[ada('1', '1000000')], null])).toBeNull();
+  });
+});
+
+describe('foldCoins (a long list of coins spent, folded)', () => {
+  const own = (n: number) => ({ id: `own-${n}`, party: 'own', amounts: [ada('1', '1000000')] });
+  const wallet = (count: number) => Array.from({ length: count }, (_, n) => own(n));
+
+  it('lists every coin of a short list', () => {
+    expect(foldCoins(wallet(8))).toEqual({ shown: wallet(8), folded: 0 });
+  });
+
+  it('keeps the first five of the wallet’s own coins of a long list, in order', () => {
+    const { shown, folded } = foldCoins(wallet(100));
+    expect(shown.map((c) => c.id)).toEqual(['own-0', 'own-1', 'own-2', 'own-3', 'own-4']);
+    expect(folded).toBe(95);
+  });
+
+  it('never folds away a coin that is not the wallet’s, or whose content is not stated', () => {
+    const coins = wallet(100);
+    coins[50] = { id: 'stranger', party: 'unknown', amounts: [ada('1', '1000000')] };
+    coins[70] = { id: 'other-keys', party: 'own-other', amounts: [ada('1', '1000000')] };
+    coins[90] = { id: 'unstated', party: 'own', amounts: null };
+    const { shown, folded } = foldCoins(coins);
+    expect(shown.map((c) => c.id)).toEqual([
+      'own-0',
+      'own-1',
+      'own-2',
+      'own-3',
+      'own-4',
+      'stranger',
+      'other-keys',
+      'unstated',
+    ]);
+    expect(folded).toBe(92);
   });
 });

@@ -26,3 +26,28 @@ export const totalOf = (
     amount: amount.toFixed(),
   }));
 };
+
+/** A coin a transaction spends, as the confirmation lists it. */
+interface SpentCoin {
+  party: string;
+  amounts: readonly ShownAmount[] | null;
+}
+
+/** Coins of the wallet listed before the rest fold away, and how long a list may be unfolded. */
+export const FOLDED_COINS = { kept: 5, above: 8 } as const;
+
+/**
+ * The coins the confirmation lists while the list is folded, in the transaction's order, and how
+ * many of the wallet's own it leaves out (0: it lists them all). Only the wallet's own coins,
+ * with what they hold stated, ever fold: one of anyone else's, or one whose content is not
+ * stated, is always listed, wherever it is in the transaction, so a long list cannot hide it.
+ */
+export const foldCoins = <Coin extends SpentCoin>(
+  coins: readonly Coin[],
+): { shown: Coin[]; folded: number } => {
+  const plain = (coin: Coin) => coin.party === 'own' && coin.amounts !== null;
+  if (coins.length <= FOLDED_COINS.above) return { shown: [...coins], folded: 0 };
+  let kept = 0;
+  const shown = coins.filter((coin) => !plain(coin) || kept++ < FOLDED_COINS.kept);
+  return { shown, folded: coins.length - shown.length };
+};
