@@ -31,7 +31,16 @@ describe('totalOf (what the coins a transaction spends hold in all)', () => {
 });
 
 describe('foldCoins (a long list of coins spent, folded)', () => {
-  const own = (n: number) => ({ id: `own-${n}`, party: 'own', amounts: [ada('1', '1000000')] });
+  interface Coin {
+    id: string;
+    party: string;
+    amounts: ReturnType<typeof ada>[] | null;
+  }
+  const own = (n: number): Coin => ({
+    id: `own-${n}`,
+    party: 'own',
+    amounts: [ada('1', '1000000')],
+  });
   const wallet = (count: number) => Array.from({ length: count }, (_, n) => own(n));
 
   it('lists every coin of a short list', () => {
