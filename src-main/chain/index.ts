@@ -9,6 +9,7 @@ export {
   InputUtxo,
   MOST_COINS_SPENT,
   coinOf,
+  coinsCovering,
   lovelaceOf,
   refOf,
   richestCoins,

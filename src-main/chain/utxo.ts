@@ -62,6 +62,22 @@ export const richestCoins = (utxos: readonly InputUtxo[], count = MOST_COINS_SPE
     .slice(0, count)
     .map(({ utxo }) => utxo);
 
+/**
+ * The `count` coins that carry the most of a transaction moving these tokens (`units`): those
+ * holding one of the tokens first, then the rest, each group by the ADA it holds, most first.
+ * With no tokens, the richest coins.
+ */
+export const coinsCovering = (
+  utxos: readonly InputUtxo[],
+  units: ReadonlySet<string>,
+  count = MOST_COINS_SPENT,
+): InputUtxo[] => {
+  const richest = richestCoins(utxos, utxos.length);
+  if (units.size === 0) return richest.slice(0, count);
+  const moves = (utxo: InputUtxo) => utxo.output.amount.some((a) => units.has(a.unit));
+  return [...richest.filter(moves), ...richest.filter((utxo) => !moves(utxo))].slice(0, count);
+};
+
 /** `<tx hash>#<index>` of a UTxO. */
 export const refOf = (utxo: InputUtxo): string =>
   `${utxo.input.tx_hash}#${utxo.input.output_index}`;

@@ -139,6 +139,7 @@ export type {
   WalletList,
   WalletKind,
   NewRecoveryPhrase,
+  OneTransaction,
   WalletAddresses,
   WalletAsset,
   WalletBalance,

@@ -66,6 +66,12 @@ export interface WalletAsset {
 }
 
 /** What a wallet (full or watch-only) holds on L1, at its base address. */
+/** Coins one transaction can spend, and the ADA they hold in lovelace (an integer string). */
+export interface OneTransaction {
+  coins: number;
+  lovelace: string;
+}
+
 export interface WalletBalance {
   walletId: string;
   network: NetworkName;
@@ -76,9 +82,10 @@ export interface WalletBalance {
   /**
    * What one transaction can spend: it spends no more than 100 coins, so from a wallet of more,
    * the 100 holding the most ADA. How many coins that is, and their ADA in lovelace (an integer
-   * string); the whole wallet when it holds no more than 100 coins.
+   * string); the whole wallet when it holds no more than 100 coins. `withToken`, by token unit:
+   * the same for a deposit that also moves that token, which spends the token's coins first.
    */
-  oneTransaction: { coins: number; lovelace: string };
+  oneTransaction: OneTransaction & { withToken: Record<string, OneTransaction> };
 }
 
 const name = z.string().min(1).max(60);

@@ -6,7 +6,7 @@ import {
   type SelectionSkeleton,
 } from '@cardano-sdk/input-selection';
 import { AppError, ErrorCode } from '../../../src-shared/errors';
-import { MOST_COINS_SPENT, refOf, richestCoins, type InputUtxo } from '../../chain';
+import { coinsCovering, MOST_COINS_SPENT, refOf, type InputUtxo } from '../../chain';
 
 const LOVELACE = 'lovelace';
 
@@ -90,7 +90,10 @@ export const selectCoins = async (
     if (!tooManyCoins(error)) throw notEnough(error);
     if (utxos.length <= MOST_COINS_SPENT) throw moreThanOneTransaction(error);
     try {
-      return await select(coveringMost(utxos, amounts), amounts, changeAddress, fee);
+      const tokens = new Set(
+        [...amounts].filter(([u, q]) => u !== LOVELACE && q > 0n).map(([u]) => u),
+      );
+      return await select(coinsCovering(utxos, tokens), amounts, changeAddress, fee);
     } catch (again) {
       // The wallet holds it, but not in 100 coins: more than one transaction's worth.
       throw moreThanOneTransaction(again);
@@ -115,23 +118,6 @@ const notEnough = (cause: unknown) =>
 const tooManyCoins = (error: unknown): boolean =>
   error instanceof InputSelectionError &&
   error.failure === InputSelectionFailure.MaximumInputCountExceeded;
-
-/**
- * The 100 coins that cover the most of a deposit: those holding a token it moves first, then by
- * the ADA they hold.
- */
-const coveringMost = (
-  utxos: readonly InputUtxo[],
-  amounts: ReadonlyMap<string, bigint>,
-): InputUtxo[] => {
-  const moves = (utxo: InputUtxo) =>
-    utxo.output.amount.some((a) => a.unit !== LOVELACE && (amounts.get(a.unit) ?? 0n) > 0n);
-  const richest = richestCoins(utxos, utxos.length);
-  return [...richest.filter(moves), ...richest.filter((utxo) => !moves(utxo))].slice(
-    0,
-    MOST_COINS_SPENT,
-  );
-};
 
 const select = async (
   utxos: readonly InputUtxo[],

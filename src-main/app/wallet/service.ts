@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   NewRecoveryPhrase,
+  OneTransaction,
   WalletAddresses,
   WalletBalance,
   WalletList,
@@ -10,7 +11,7 @@ import { AppError, ErrorCode } from '../../../src-shared/errors';
 import { NETWORK_LABELS, type NetworkName } from '../../../src-shared/network';
 import { assetInfo, LOVELACE } from '../../../src-shared/assets';
 import { smallestUnitText } from '../../../src-shared/money';
-import { lovelaceOf, richestCoins, totalOf, type ChainLookup } from '../../chain';
+import { coinsCovering, lovelaceOf, totalOf, type ChainLookup, type InputUtxo } from '../../chain';
 import {
   accountKeyOf,
   accountPublicKeyToBech32,
@@ -507,17 +508,21 @@ export class WalletService {
       .sort((a, b) =>
         a.unit === LOVELACE ? -1 : b.unit === LOVELACE ? 1 : a.name.localeCompare(b.name),
       );
-    const spendable = richestCoins(utxos);
+    const spending = (coins: readonly InputUtxo[]): OneTransaction => ({
+      coins: coins.length,
+      lovelace: coins.reduce((sum, utxo) => sum + lovelaceOf(utxo), 0n).toString(),
+    });
+    const withToken: Record<string, OneTransaction> = {};
+    for (const { unit } of assets) {
+      if (unit !== LOVELACE) withToken[unit] = spending(coinsCovering(utxos, new Set([unit])));
+    }
     return {
       walletId,
       network,
       address: baseAddress,
       assets,
       utxoCount: utxos.length,
-      oneTransaction: {
-        coins: spendable.length,
-        lovelace: spendable.reduce((sum, utxo) => sum + lovelaceOf(utxo), 0n).toString(),
-      },
+      oneTransaction: { ...spending(coinsCovering(utxos, new Set())), withToken },
     };
   }
 

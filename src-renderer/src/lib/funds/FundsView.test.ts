@@ -31,7 +31,7 @@ const walletBalance = {
     { unit: USDM, name: 'USDM', quantity: '100000000', amount: '100' },
   ],
   utxoCount: 2,
-  oneTransaction: { coins: 2, lovelace: '500000000' },
+  oneTransaction: { coins: 2, lovelace: '500000000', withToken: {} },
 };
 
 const show = async (
@@ -235,7 +235,7 @@ describe('Funds', () => {
       'wallet:balance': () => ({
         ...walletBalance,
         utxoCount: 60,
-        oneTransaction: { coins: 60, lovelace: '500000000' },
+        oneTransaction: { coins: 60, lovelace: '500000000', withToken: {} },
       }),
     });
     const form = await screen.findByRole('form', { name: 'Deposit' });
@@ -252,7 +252,7 @@ describe('Funds', () => {
       'wallet:balance': () => ({
         ...walletBalance,
         utxoCount: 150,
-        oneTransaction: { coins: 100, lovelace: '450000000' },
+        oneTransaction: { coins: 100, lovelace: '450000000', withToken: {} },
       }),
     });
     const form = await screen.findByRole('form', { name: 'Deposit' });
@@ -262,6 +262,31 @@ describe('Funds', () => {
     expect(ada.value).toBe('448.1');
     expect(form.textContent?.replace(/\s+/g, ' ')).toContain(
       'Max keeps 1.9 ADA there, and the ADA of your 50 smallest coins: one deposit spends at most 100 coins.',
+    );
+  });
+
+  it('a deposit’s Max with all of a token counts the hundred coins that carry the token', async () => {
+    // 150 coins: the richest hundred hold 450 ADA; a hundred led by the USDM's coins, 420.
+    await show({
+      'wallet:balance': () => ({
+        ...walletBalance,
+        utxoCount: 150,
+        oneTransaction: {
+          coins: 100,
+          lovelace: '450000000',
+          withToken: { [USDM]: { coins: 100, lovelace: '420000000' } },
+        },
+      }),
+    });
+    const form = await screen.findByRole('form', { name: 'Deposit' });
+    const ada = within(form).getByLabelText('ADA') as HTMLInputElement;
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most ADA possible' }));
+    expect(ada.value).toBe('448.1');
+    // All the USDM goes too: Max follows, to what the coins carrying it hold, less 1.5.
+    await fireEvent.click(within(form).getByRole('button', { name: 'Use the most USDM possible' }));
+    await waitFor(() => expect(ada.value).toBe('418.5'));
+    expect(form.textContent?.replace(/\s+/g, ' ')).toContain(
+      'Max keeps 1.5 ADA there, and the ADA of your 50 other coins: one deposit spends at most 100 coins.',
     );
   });
 

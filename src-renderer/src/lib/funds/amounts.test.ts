@@ -4,6 +4,7 @@ import {
   checkFundsForm,
   depositReserve,
   mostToMove,
+  spendingFor,
   PUBLISHED_RULES,
   readAmount,
   type AmountLine,
@@ -142,6 +143,7 @@ describe('mostToMove (what Max fills in)', () => {
       mostToMove('deposit', at(typedNothing, 'lovelace'), typedNothing, PUBLISHED_RULES, {
         coins,
         lovelace: '10000000000',
+        withToken: {},
       });
     expect(most(1)?.toFixed()).toBe('9998.7');
     expect(most(20)?.toFixed()).toBe('9998.7');
@@ -160,13 +162,31 @@ describe('mostToMove (what Max fills in)', () => {
       at(typedNothing, 'lovelace'),
       typedNothing,
       PUBLISHED_RULES,
-      {
-        coins: 100,
-        lovelace: '9000000000',
-      },
+      { coins: 100, lovelace: '9000000000', withToken: {} },
     );
     // Less the reserve for spending a hundred coins (1.3 + 0.2).
     expect(most?.toFixed()).toBe('8998.5');
+  });
+
+  it('with a token typed, counts the ADA of the hundred coins led by that token’s', () => {
+    // The richest hundred hold 9,000 ADA; a hundred that also take the USDM's 40 small coins
+    // hold 8,000.
+    const one = {
+      coins: 100,
+      lovelace: '9000000000',
+      withToken: { [USDM]: { coins: 100, lovelace: '8000000000' } },
+    };
+    const withUsdm = lines('', '50', { ada: '10000', usdm: '50' });
+    const adaOnly = lines('', '', { ada: '10000', usdm: '50' });
+    expect(spendingFor(one, withUsdm)).toEqual({ coins: 100, lovelace: '8000000000' });
+    expect(spendingFor(one, adaOnly)).toBe(one);
+    expect(
+      mostToMove('deposit', at(withUsdm, 'lovelace'), withUsdm, PUBLISHED_RULES, one)?.toFixed(),
+    ).toBe('7998.5');
+    // ADA alone: the richest hundred, less the reserve of a deposit that leaves the USDM there.
+    expect(
+      mostToMove('deposit', at(adaOnly, 'lovelace'), adaOnly, PUBLISHED_RULES, one)?.toFixed(),
+    ).toBe('8998.1');
   });
 
   it('offers nothing when the wallet holds no more than it must keep', () => {

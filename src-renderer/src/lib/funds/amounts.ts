@@ -155,6 +155,25 @@ export const depositReserve = (
 export type OneTransaction = WalletBalance['oneTransaction'];
 
 /**
+ * What one deposit of these lines can spend: with a token typed, the coins led by that token's
+ * (from a wallet of more than 100 coins, those may hold less ADA than the 100 richest). With
+ * several tokens typed, the least of their figures; main's build is the judge of the exact set.
+ */
+export const spendingFor = (
+  one: OneTransaction,
+  lines: readonly AmountLine[],
+): { coins: number; lovelace: string } => {
+  let spending: { coins: number; lovelace: string } = one;
+  for (const line of lines) {
+    if (line.unit === LOVELACE) continue;
+    const read = readAmount(line.text, line.decimals, line.name);
+    const withToken = read !== null && 'value' in read ? one.withToken[line.unit] : undefined;
+    if (withToken && BigInt(withToken.lovelace) < BigInt(spending.lovelace)) spending = withToken;
+  }
+  return spending;
+};
+
+/**
  * The most of one line that can be moved, what "Max" fills in: a token's whole amount; for a
  * withdrawal of ADA, the free ADA less a fee taken on top; for a deposit of ADA, the ADA one
  * transaction can spend (all the wallet's, unless it holds more than 100 coins) less what the
@@ -173,8 +192,9 @@ export const mostToMove = (
   let keep = new Money(0);
   if (line.unit === LOVELACE) {
     if (kind === 'deposit') {
-      keep = depositReserve(lines, rules, oneTransaction?.coins ?? 0);
-      if (oneTransaction) available = Money.min(available, ada(oneTransaction.lovelace));
+      const spending = oneTransaction && spendingFor(oneTransaction, lines);
+      keep = depositReserve(lines, rules, spending?.coins ?? 0);
+      if (spending) available = Money.min(available, ada(spending.lovelace));
     } else if (!rules.withdrawalFeeFromPayout) keep = ada(rules.withdrawalFeeLovelace);
   }
   const most = available.minus(keep);

@@ -26,7 +26,7 @@ const main = () =>
         { unit: 'usdm', name: 'USDM', quantity: '10000000000', amount: '10000' },
       ],
       utxoCount: 1,
-      oneTransaction: { coins: 1, lovelace: '10000000000' },
+      oneTransaction: { coins: 1, lovelace: '10000000000', withToken: {} },
     }),
   });
 

@@ -14,7 +14,7 @@ const balance = {
   address: 'addr_test1qqexample',
   assets: [{ unit: 'lovelace', name: 'ADA', quantity: '10000000000', amount: '10000' }],
   utxoCount: 1,
-  oneTransaction: { coins: 1, lovelace: '10000000000' },
+  oneTransaction: { coins: 1, lovelace: '10000000000', withToken: {} },
 };
 
 const main = () =>

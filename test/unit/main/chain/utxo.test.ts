@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MOST_COINS_SPENT, richestCoins, type InputUtxo } from '../../../../src-main/chain';
+import {
+  coinsCovering,
+  MOST_COINS_SPENT,
+  richestCoins,
+  type InputUtxo,
+} from '../../../../src-main/chain';
 
 const coin = (index: number, lovelace: bigint, token = 0n): InputUtxo => ({
   input: { tx_hash: index.toString(16).padStart(64, '0'), output_index: index % 3 },
@@ -36,5 +41,26 @@ describe('richestCoins (what one transaction can spend)', () => {
     expect(chosen.map((c) => Number(ada(c)) / 1_000_000)).toEqual(
       Array.from({ length: 100 }, (_, k) => 130 - k),
     );
+  });
+});
+
+describe('coinsCovering (what one transaction moving a token can spend)', () => {
+  const TOKEN = `${'ab'.repeat(28)}55534444`;
+
+  it('takes the coins holding the token first, then the richest, a hundred in all', () => {
+    // 130 coins of 1 to 130 ADA; the three smallest hold the token.
+    const coins = Array.from({ length: 130 }, (_, i) =>
+      coin(i + 1, BigInt(i + 1), i < 3 ? 5n : 0n),
+    );
+    const chosen = coinsCovering(coins, new Set([TOKEN]));
+    expect(chosen).toHaveLength(MOST_COINS_SPENT);
+    expect(chosen.slice(0, 3).map(ada)).toEqual(['3', '2', '1']);
+    expect(chosen.slice(3).map(ada)).toEqual(Array.from({ length: 97 }, (_, k) => `${130 - k}`));
+  });
+
+  it('is the richest coins when no token moves', () => {
+    const coins = [coin(1, 5n, 9n), coin(2, 50n), coin(3, 20n)];
+    expect(coinsCovering(coins, new Set()).map(ada)).toEqual(['50', '20', '5']);
+    expect(coinsCovering(coins, new Set(), 2).map(ada)).toEqual(['50', '20']);
   });
 });

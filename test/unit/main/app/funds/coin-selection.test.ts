@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { depositReserve, selectCoins } from '../../../../../src-main/app/funds/coin-selection';
 import { PUBLISHED_L1_FEE } from '../../../../../src-main/app/network/rules';
-import type { InputUtxo } from '../../../../../src-main/chain';
+import { coinsCovering, type InputUtxo } from '../../../../../src-main/chain';
 import { PUBLISHED_RULES } from '../../../../../src-renderer/src/lib/funds/amounts';
 
 /** The CIP-1852 test vector's base address on the test networks. */
@@ -104,10 +104,13 @@ describe('depositReserve (what Max keeps back)', () => {
       ...Array.from({ length: 40 }, () => 5n),
       ...Array.from({ length: 20 }, () => 2n),
     ];
-    const coins = sizes
+    const shuffled = sizes
       .map((ada, i) => ({ ada, order: (i * 7919) % 150 }))
-      .sort((a, b) => a.order - b.order)
-      .map(({ ada }, i) => coin(i + 1, ada * ADA, i === 149 ? 40n * ADA : 0n));
+      .sort((a, b) => a.order - b.order);
+    const usdmAt = shuffled.findLastIndex(({ ada }) => ada === 2n);
+    const coins = shuffled.map(({ ada }, i) =>
+      coin(i + 1, ada * ADA, i === usdmAt ? 40n * ADA : 0n),
+    );
     const richest = [...coins].sort((a, b) => Number(lovelace(b) - lovelace(a))).slice(0, 100);
     const inOneTransaction = richest.reduce((sum, c) => sum + lovelace(c), 0n);
     expect(inOneTransaction).toBe((90n * 30n + 10n * 5n) * ADA);
@@ -122,18 +125,35 @@ describe('depositReserve (what Max keeps back)', () => {
     );
     expect(chosen).toHaveLength(100);
     expect(new Set(chosen)).toEqual(new Set(richest));
-    // A token moved too: the coin holding it is among those spent.
+    // Max with all the USDM too: the hundred led by the small coin holding it (what the wallet's
+    // balance states for that token) hold 3 ADA less, and that is what is built.
+    const led = coinsCovering(coins, new Set([USDM]));
+    expect(led[0]).toBe(coins[usdmAt]);
+    const ledAda = led.reduce((sum, c) => sum + lovelace(c), 0n);
+    expect(ledAda).toBe(inOneTransaction - 3n * ADA);
     const withUsdm = await selectCoins(
       coins,
       new Map([
-        ['lovelace', inOneTransaction - kept - 5n * ADA],
+        ['lovelace', ledAda - kept],
         [USDM, 40n * ADA],
       ]),
       VECTOR_ADDRESS,
       PUBLISHED_L1_FEE,
     );
     expect(withUsdm).toHaveLength(100);
-    expect(withUsdm).toContain(coins[149]);
+    expect(withUsdm).toContain(coins[usdmAt]);
+    // The richest hundred's figure with the USDM would not fit one transaction.
+    await expect(
+      selectCoins(
+        coins,
+        new Map([
+          ['lovelace', inOneTransaction - kept],
+          [USDM, 40n * ADA],
+        ]),
+        VECTOR_ADDRESS,
+        PUBLISHED_L1_FEE,
+      ),
+    ).rejects.toThrow(/would spend more than 100 of your wallet’s coins/);
     // Past what a hundred coins hold: one transaction cannot carry it, and the trader is told so.
     await expect(
       selectCoins(

@@ -181,8 +181,12 @@ describe("a wallet's coins on L1", () => {
       address: TESTNET_VECTOR,
       network: 'sandbox',
       utxoCount: 2,
-      // Both coins fit one transaction.
-      oneTransaction: { coins: 2, lovelace: '2501000000' },
+      // Both coins fit one transaction, with or without their USDM.
+      oneTransaction: {
+        coins: 2,
+        lovelace: '2501000000',
+        withToken: { [USDM]: { coins: 2, lovelace: '2501000000' } },
+      },
     });
     expect(balance.assets).toEqual([
       { unit: 'lovelace', name: 'ADA', quantity: '2501000000', amount: '2501' },
