@@ -73,7 +73,6 @@ export const coinsCovering = (
   count = MOST_COINS_SPENT,
 ): InputUtxo[] => {
   const richest = richestCoins(utxos, utxos.length);
-  if (units.size === 0) return richest.slice(0, count);
   const moves = (utxo: InputUtxo) => utxo.output.amount.some((a) => units.has(a.unit));
   return [...richest.filter(moves), ...richest.filter((utxo) => !moves(utxo))].slice(0, count);
 };
