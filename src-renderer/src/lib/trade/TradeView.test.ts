@@ -11,12 +11,13 @@ import { createChart } from 'lightweight-charts';
 vi.mock('lightweight-charts', () => {
   const series = () => ({
     setData: vi.fn(),
+    update: vi.fn(),
     applyOptions: vi.fn(),
     priceScale: () => ({ applyOptions: vi.fn() }),
   });
   return {
     createChart: vi.fn(() => ({
-      addSeries: series,
+      addSeries: vi.fn(series),
       applyOptions: vi.fn(),
       timeScale: () => ({ fitContent: vi.fn() }),
       remove: vi.fn(),
@@ -120,6 +121,50 @@ describe('TradeView', () => {
     expect(vi.mocked(createChart).mock.lastCall?.[1]?.timeScale).toMatchObject({
       lockVisibleTimeRangeOnResize: true,
     });
+  });
+
+  it('hands the chart only the candle a market trade moves, not every candle again', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const bucket = now - (now % 900);
+    const candle = (time: number, close: string) => ({
+      time,
+      open: '0.6400',
+      high: '0.6600',
+      low: '0.6300',
+      close,
+      volume: '100',
+    });
+    const { fake } = setup({
+      'market:candles': () => [candle(bucket - 900, '0.6450'), candle(bucket, '0.6500')],
+    });
+    type Series = { setData: ReturnType<typeof vi.fn>; update: ReturnType<typeof vi.fn> };
+    const candleSeries = () =>
+      vi.mocked(createChart).mock.results.at(-1)?.value.addSeries.mock.results[0]?.value as
+        Series | undefined;
+    await waitFor(() => expect(candleSeries()?.setData.mock.lastCall?.[0]).toHaveLength(2));
+    const fullDraws = candleSeries()?.setData.mock.calls.length;
+    fake.emit('market:trades', {
+      symbol: 'ADAUSDM',
+      trades: [
+        {
+          timestamp: new Date(Date.now() + 1).toISOString(),
+          symbol: 'ADAUSDM',
+          side: 'buy',
+          price: '0.6700',
+          amount: '5',
+        },
+      ],
+    });
+    await waitFor(() =>
+      expect(candleSeries()?.update).toHaveBeenLastCalledWith({
+        time: bucket,
+        open: 0.64,
+        high: 0.67,
+        low: 0.63,
+        close: 0.67,
+      }),
+    );
+    expect(candleSeries()?.setData.mock.calls.length).toBe(fullDraws);
   });
 
   it('shows the last price and its 24 h change in quote units and percent', async () => {

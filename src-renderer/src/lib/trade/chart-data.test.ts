@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Candle, MarketTrade } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
-import { candlePoints, fillMarkers, liveCandles } from './chart-data';
+import { candlePoints, fillMarkers, liveCandles, updateFrom } from './chart-data';
 import type { OwnFill } from './fills';
 
 const T0 = 1_740_830_400; // 2025-03-01T12:00:00Z, a 15-minute boundary
@@ -81,5 +81,41 @@ describe('candlePoints', () => {
     expect(candlePoints([candle(T0, '0.6513', '0.66', '0.6', '0.65')])).toEqual([
       { time: T0, open: 0.6513, high: 0.66, low: 0.6, close: 0.65 },
     ]);
+  });
+});
+
+describe('updateFrom (what a trade hands the chart)', () => {
+  const read = [
+    candle(T0 - 1800, '0.58', '0.60', '0.57', '0.59'),
+    candle(T0 - 900, '0.59', '0.61', '0.58', '0.60'),
+    candle(T0, '0.60', '0.62', '0.59', '0.61'),
+  ];
+  const readAt = T0 * 1000 + 60_000;
+
+  it('is the last candle when a trade moves it, and the new ones when a trade opens one', () => {
+    const moved = liveCandles(read, [trade(120, '0.63')], '15m', readAt);
+    expect(updateFrom(read, moved)).toBe(2);
+    const opened = liveCandles(read, [trade(120, '0.63'), trade(960, '0.64')], '15m', readAt);
+    // The last candle is as it was: only the new one.
+    expect(updateFrom(moved, opened)).toBe(3);
+    // Computed again from the same trades: new objects, the same figures, nothing to hand over.
+    expect(
+      updateFrom(
+        opened,
+        liveCandles(read, [trade(120, '0.63'), trade(960, '0.64')], '15m', readAt),
+      ),
+    ).toBe(4);
+  });
+
+  it('asks for every candle again when an older one changed or the series is another', () => {
+    const reread = [read[0], candle(T0 - 900, '0.59', '0.65', '0.58', '0.60'), read[2]].filter(
+      (c): c is Candle => c !== undefined,
+    );
+    expect(updateFrom(read, reread)).toBeNull();
+    expect(updateFrom(read, read.slice(1))).toBeNull();
+    expect(
+      updateFrom(read, [...read.slice(0, 2), candle(T0 + 900, '0.6', '0.6', '0.6', '0.6')]),
+    ).toBeNull();
+    expect(updateFrom([], read)).toBeNull();
   });
 });

@@ -79,6 +79,32 @@ export interface CandlePoint {
   close: number;
 }
 
+/** The same candle: the same object, or one with the same time and figures. */
+const sameCandle = (a: Candle | undefined, b: Candle | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.time === b.time &&
+    a.open.equals(b.open) &&
+    a.high.equals(b.high) &&
+    a.low.equals(b.low) &&
+    a.close.equals(b.close) &&
+    a.volume.equals(b.volume));
+
+/**
+ * Where `next` differs from the candles the chart draws (`drawn`), when the chart can follow by
+ * updating its last candle and adding later ones, as a trade does: the index of the first candle
+ * to hand it (`next.length` when nothing changed). Null when it must be given all of them again
+ * (another market or interval, a read of the exchange's candles that changed older ones).
+ */
+export const updateFrom = (drawn: readonly Candle[], next: readonly Candle[]): number | null => {
+  const last = drawn.length - 1;
+  if (last < 0 || next.length < drawn.length) return null;
+  for (let i = 0; i < last; i++) if (!sameCandle(drawn[i], next[i])) return null;
+  if (next[last]?.time !== drawn[last]?.time) return null;
+  return sameCandle(drawn[last], next[last]) ? drawn.length : last;
+};
+
 export const candlePoints = (candles: readonly Candle[]): CandlePoint[] =>
   candles.map((c) => ({
     time: c.time,
