@@ -6,7 +6,7 @@ import {
   type MarketTrade,
 } from '../../../../src-shared/domain';
 import { messageOf, unwrap } from '../api';
-import { liveCandles } from './chart-data';
+import { liveCandles, NO_TRADES_SEEN, tapeMark, type TapeMark } from './chart-data';
 
 const INTERVAL_KEY = 'countersign.trade.interval';
 
@@ -18,7 +18,8 @@ const INTERVAL_KEY = 'countersign.trade.interval';
 export class CandleFeed {
   interval = $state<CandleInterval>('15m');
   candles = $state.raw<CandleT[]>([]);
-  readAt = $state(0);
+  /** Where the candles stand on the trade tape: later trades move them until the next read. */
+  mark = $state.raw<TapeMark>(NO_TRADES_SEEN);
   loading = $state(false);
   error = $state<string | null>(null);
 
@@ -38,12 +39,15 @@ export class CandleFeed {
 
   /** What the chart draws: the exchange's candles plus the trades seen since. */
   readonly shown: CandleT[] = $derived.by(() =>
-    liveCandles(this.candles, this.trades(), this.interval, this.readAt),
+    liveCandles(this.candles, this.trades(), this.interval, this.mark),
   );
 
   async load(symbol: string): Promise<void> {
     const seq = ++this.seq;
     const interval = this.interval;
+    // Marked when the read is sent: a trade that lands while it travels is drawn on top of the
+    // candles (at worst its amount counts twice in the volume) rather than left off the chart.
+    const mark = tapeMark(this.trades());
     this.loading = true;
     try {
       const answer = await unwrap(this.api.market.candles({ symbol, interval }));
@@ -52,7 +56,7 @@ export class CandleFeed {
         const parsed = Candle.safeParse(c);
         return parsed.success ? [parsed.data] : [];
       });
-      this.readAt = Date.now();
+      this.mark = mark;
       this.error = null;
     } catch (error) {
       if (seq === this.seq) this.error = messageOf(error);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Candle, MarketTrade } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
-import { candlePoints, fillMarkers, liveCandles, updateFrom } from './chart-data';
+import { candlePoints, fillMarkers, liveCandles, tapeMark, updateFrom } from './chart-data';
 import type { OwnFill } from './fills';
 
 const T0 = 1_740_830_400; // 2025-03-01T12:00:00Z, a 15-minute boundary
@@ -18,7 +18,8 @@ const trade = (secondsAfter: number, price: string, amount = '5') =>
 
 describe('liveCandles', () => {
   const candles = [candle(T0, '0.60', '0.62', '0.59', '0.61')];
-  const readAt = T0 * 1000 + 60_000;
+  /** The candles were read when the newest trade the window had seen was a minute in. */
+  const readAt = tapeMark([trade(60, '0.61')]);
 
   it('moves the last candle with trades seen after it was read', () => {
     const [c] = liveCandles(candles, [trade(120, '0.63'), trade(180, '0.58')], '15m', readAt);
@@ -36,8 +37,33 @@ describe('liveCandles', () => {
   });
 
   it('ignores trades the exchange already counted', () => {
-    const out = liveCandles(candles, [trade(30, '0.99')], '15m', readAt);
+    const out = liveCandles(candles, [trade(60, '0.61'), trade(30, '0.99')], '15m', readAt);
     expect(out[0]?.high.toFixed()).toBe('0.62');
+    expect(out[0]?.volume.toFixed()).toBe('10');
+  });
+
+  it("closes at the last of the trades one taker's order made in the same instant", () => {
+    // Newest first, as the feed keeps them: the sweep traded 0.63, then 0.64, then 0.65.
+    const sweep = [trade(120, '0.65', '1'), trade(120, '0.64', '2'), trade(120, '0.63', '3')];
+    const [c] = liveCandles(candles, sweep, '15m', readAt);
+    expect(c?.close.toFixed()).toBe('0.65');
+    expect(c?.high.toFixed()).toBe('0.65');
+    expect(c?.volume.toFixed()).toBe('16');
+  });
+
+  it("marks the read on the exchange's clock, not this computer's", () => {
+    // The exchange's trades are stamped hours before this computer's time: the ones after the
+    // read still move the chart, and those it had seen are not counted again.
+    const seen = [trade(60, '0.61', '4'), trade(60, '0.60', '6')];
+    const mark = tapeMark(seen);
+    const later = [trade(61, '0.64'), ...seen];
+    const [c] = liveCandles(candles, later, '15m', mark);
+    expect(c?.close.toFixed()).toBe('0.64');
+    expect(c?.volume.toFixed()).toBe('15');
+    // Another trade of the instant the read was marked at, not among those seen: new.
+    const [same] = liveCandles(candles, [trade(60, '0.58', '1'), ...seen], '15m', mark);
+    expect(same?.low.toFixed()).toBe('0.58');
+    expect(same?.volume.toFixed()).toBe('11');
   });
 });
 
@@ -90,7 +116,7 @@ describe('updateFrom (what a trade hands the chart)', () => {
     candle(T0 - 900, '0.59', '0.61', '0.58', '0.60'),
     candle(T0, '0.60', '0.62', '0.59', '0.61'),
   ];
-  const readAt = T0 * 1000 + 60_000;
+  const readAt = tapeMark([trade(60, '0.61')]);
 
   it('is the last candle when a trade moves it, and the new ones when a trade opens one', () => {
     const moved = liveCandles(read, [trade(120, '0.63')], '15m', readAt);

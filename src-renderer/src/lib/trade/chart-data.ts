@@ -22,22 +22,59 @@ const bucket = (iso: string, seconds: number): number | null => {
 };
 
 /**
- * The exchange's candles brought up to date with the trades seen since they were read: a trade
+ * Where a read of the exchange's candles stands on the market's trade tape: the time of the
+ * newest trade the window had seen when the read was sent (on the exchange's clock, as its trades
+ * carry it) and the trades of that same instant. The candles hold those trades; any later one is
+ * drawn on top of them. Marked on the exchange's timestamps rather than this computer's clock: a
+ * clock a few seconds off would otherwise leave the trades of those seconds off the chart until
+ * the next read, or count them twice.
+ */
+export interface TapeMark {
+  /** Milliseconds since the epoch; -Infinity when the window had seen no trade. */
+  at: number;
+  /** The trades at `at` (`tapeKey`): a trade at the same instant that is not among them is new. */
+  seen: ReadonlySet<string>;
+}
+
+export const NO_TRADES_SEEN: TapeMark = { at: -Infinity, seen: new Set() };
+
+/** A trade on the tape: the exchange gives them no identifier, so their time and terms. */
+const tapeKey = (t: MarketTrade): string =>
+  `${t.timestamp}|${t.side}|${t.price.toFixed()}|${t.amount.toFixed()}`;
+
+/** The mark of a read sent now, from the trades the window has seen. */
+export const tapeMark = (trades: readonly MarketTrade[]): TapeMark => {
+  let at = -Infinity;
+  for (const t of trades) at = Math.max(at, Date.parse(t.timestamp) || -Infinity);
+  return { at, seen: new Set(trades.filter((t) => Date.parse(t.timestamp) === at).map(tapeKey)) };
+};
+
+/**
+ * The exchange's candles brought up to date with the trades after their read (`mark`): a trade
  * in the last candle's interval moves its high, low, close and volume; one in a later interval
  * opens a new candle. Sorted by time, one candle per interval.
+ *
+ * `trades` are newest first, as the market's feed keeps them. Trades of the same millisecond (a
+ * taker's order sweeping several levels) are taken in that order, oldest first, so the close is
+ * the price the last of them traded at: the last price the market shows.
  */
 export const liveCandles = (
   candles: readonly Candle[],
   trades: readonly MarketTrade[],
   interval: CandleInterval,
-  readAtMs: number,
+  mark: TapeMark,
 ): Candle[] => {
   const seconds = secondsOf(interval);
   const byTime = new Map<number, Candle>();
   for (const c of candles) byTime.set(c.time, c);
   const fresh = trades
-    .filter((t) => Date.parse(t.timestamp) > readAtMs)
-    .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+    .filter((t) => {
+      const at = Date.parse(t.timestamp);
+      return at > mark.at || (at === mark.at && !mark.seen.has(tapeKey(t)));
+    })
+    .reverse()
+    // Stable: trades of one instant stay oldest first.
+    .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
   for (const trade of fresh) {
     const time = bucket(trade.timestamp, seconds);
     if (time === null) continue;

@@ -125,6 +125,40 @@ describe('mergeTrades', () => {
     ]);
   });
 
+  it('puts a batch listed oldest first newest first, keeping the order of one instant', () => {
+    // A sweep of three levels in one millisecond, after an earlier trade; listed oldest first.
+    const batch = [
+      parse(trade('2025-03-01T12:00:01.000Z', '0.60')),
+      parse(trade('2025-03-01T12:00:02.000Z', '0.61')),
+      parse(trade('2025-03-01T12:00:02.000Z', '0.62')),
+      parse(trade('2025-03-01T12:00:02.000Z', '0.63')),
+    ];
+    expect(mergeTrades([], batch).map((t) => t.price.toFixed())).toEqual([
+      '0.63',
+      '0.62',
+      '0.61',
+      '0.6',
+    ]);
+    // Listed newest first (as the sandbox and the seed's recent trades are), kept as it is.
+    expect(mergeTrades([], [...batch].reverse()).map((t) => t.price.toFixed())).toEqual([
+      '0.63',
+      '0.62',
+      '0.61',
+      '0.6',
+    ]);
+  });
+
+  it('orders times written with and without milliseconds by when they are', () => {
+    const merged = mergeTrades(
+      [],
+      [parse(trade('2025-03-01T12:00:02Z')), parse(trade('2025-03-01T12:00:02.500Z'))],
+    );
+    expect(merged.map((t) => t.timestamp)).toEqual([
+      '2025-03-01T12:00:02.500Z',
+      '2025-03-01T12:00:02Z',
+    ]);
+  });
+
   it('a full list replaces what it covers without doubling it', () => {
     const list = [parse(trade('2025-03-01T12:00:02Z')), parse(trade('2025-03-01T12:00:01Z'))];
     expect(mergeTrades(list, list)).toHaveLength(2);

@@ -15,15 +15,24 @@ import { bookView } from './book';
 const SYMBOL_KEY = 'countersign.trade.symbol';
 const KEEP_TRADES = 100;
 
-/** Newest first; a later batch replaces what it covers and keeps what is older. */
+/**
+ * Newest first; a later batch replaces what it covers and keeps what is older. Trades of the same
+ * instant (a taker's order sweeping several levels) keep the batch's sequence: a batch listed
+ * oldest first, as some exchanges list them, is turned round before it is sorted, so the first
+ * trade is the last one made and its price is the market's last.
+ */
 export const mergeTrades = (
   previous: readonly MarketTradeT[],
   batch: readonly MarketTradeT[],
 ): MarketTradeT[] => {
-  if (batch.length === 0) return [...previous];
-  const sorted = [...batch].sort((a, b) => b.timestamp.localeCompare(a.timestamp));
-  const oldest = sorted.at(-1)?.timestamp ?? '';
-  const older = previous.filter((t) => t.timestamp < oldest);
+  const [first, last] = [batch[0], batch.at(-1)];
+  if (!first || !last) return [...previous];
+  const time = (t: MarketTradeT) => Date.parse(t.timestamp);
+  const sorted = (time(first) < time(last) ? [...batch].reverse() : [...batch]).sort(
+    (a, b) => time(b) - time(a),
+  );
+  const oldest = Math.min(...batch.map(time));
+  const older = previous.filter((t) => time(t) < oldest);
   return [...sorted, ...older].slice(0, KEEP_TRADES);
 };
 
@@ -156,7 +165,12 @@ export class MarketFeed {
   private parseTrades(trades: readonly unknown[]): MarketTradeT[] {
     return trades.flatMap((t) => {
       const parsed = MarketTrade.safeParse(t);
-      return parsed.success && parsed.data.symbol === this.symbol ? [parsed.data] : [];
+      // A trade without a readable time cannot be placed on the tape or the chart.
+      return parsed.success &&
+        parsed.data.symbol === this.symbol &&
+        !Number.isNaN(Date.parse(parsed.data.timestamp))
+        ? [parsed.data]
+        : [];
     });
   }
 
