@@ -144,6 +144,19 @@ export class MarketService {
       pollEveryMs,
       onState: report,
     });
+    // Each new price starts a read of the ticker; a burst of prices (a taker's order sweeping
+    // the book) starts several at once, and their answers can come back in any order. Only an
+    // answer to a later read than the last one shown goes to the window: an older one would put
+    // a price the market has left back on the screen until the next trade.
+    let readsStarted = 0;
+    let shownRead = 0;
+    const readTicker = async () => {
+      const read = ++readsStarted;
+      const ticker = await this.ticker(symbol);
+      if (!isCurrent() || read < shownRead) return;
+      shownRead = read;
+      this.deps.emit('market:ticker', ticker);
+    };
     const tickerFeed = new LiveFeed({
       openStream: (onState) =>
         openNamedStream(
@@ -152,19 +165,11 @@ export class MarketService {
           () =>
             client.streams.price(symbol, () => {
               // A new price moves the 24 h change too: read both together.
-              void this.ticker(symbol).then(
-                (ticker) => {
-                  if (isCurrent()) this.deps.emit('market:ticker', ticker);
-                },
-                () => undefined,
-              );
+              void readTicker().catch(() => undefined);
             }),
           onState,
         ),
-      poll: async () => {
-        const ticker = await this.ticker(symbol);
-        if (isCurrent()) this.deps.emit('market:ticker', ticker);
-      },
+      poll: readTicker,
       pollEveryMs: pollEveryMs * 2,
       onState: () => undefined,
     });
