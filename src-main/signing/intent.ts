@@ -119,7 +119,11 @@ const duration = (seconds: number): string => {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Structures no exchange operation needs (a mint only where the operation says so). */
+/**
+ * Structures no exchange operation needs (a mint only where the operation says so). Reference
+ * inputs are left to the operations: they spend nothing, and the intent token's script is read
+ * from one (scripts in the witness set are refused below).
+ */
 const checkStructure = (tx: DecodedTransaction, f: Findings): void => {
   const { flags } = tx;
   const present = (count: number | null, what: string, many: string, plain: string) => {
@@ -161,8 +165,15 @@ const checkStructure = (tx: DecodedTransaction, f: Findings): void => {
   present(flags.datums, 'datum in its witnesses', 'datums in its witnesses', 'datums');
   present(flags.bootstrapWitnesses, 'Byron-era witness', 'Byron-era witnesses', 'Byron witnesses');
   if (flags.invalid) f.refuse('It is marked as failing its scripts (is_valid false)', 'extra');
+  // Metadata moves no coin, yet it is published on the chain as part of what our key signed (a
+  // message, a claim, a registration): no exchange operation needs any, so none rides along.
   if (flags.metadataMismatch)
     f.refuse('Its metadata does not match the hash its body states', 'extra');
+  else if (tx.metadata)
+    f.refuse(
+      'It carries metadata, which no exchange operation needs and which would be published on the chain under your signature',
+      'extra',
+    );
   for (const o of tx.outputs) {
     if (o.hasScriptRef) f.refuse(`Output ${o.index} carries a reference script`, 'extra');
   }
@@ -176,7 +187,9 @@ const checkNetwork = (tx: DecodedTransaction, profile: ExchangeProfile, f: Findi
     );
   }
   for (const o of tx.outputs) {
-    if (o.networkId !== profile.networkId) {
+    if (o.networkId === null) {
+      f.refuse(`${outputText(o, profile)}, a Byron-era address that names no network`, 'network');
+    } else if (o.networkId !== profile.networkId) {
       f.refuse(`${outputText(o, profile)}, an address of another network`, 'network');
     }
   }

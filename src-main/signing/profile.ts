@@ -35,7 +35,10 @@ export interface ExchangeProfile {
   maxFundsFeeLovelace?: bigint;
   /** Largest fee an order or cancel may carry. Default 0 (they are fee-free). */
   maxTradeFeeLovelace?: bigint;
-  /** Most ADA an order output may carry besides a token it locks (its minimum UTxO). Default 2 ADA. */
+  /**
+   * Most ADA an order output may carry besides a token it locks, and a cancel's intent output
+   * besides its intent token (an output's minimum). Default 2 ADA.
+   */
   maxOrderMinAdaLovelace?: bigint;
   assets?: ReadonlyMap<string, AssetInfo>;
 }

@@ -3,6 +3,7 @@ import { idMatches, readIntentDatum, showId } from '../intent-datum';
 import type { CancelOrderIntent } from '../intent';
 import type { ExchangeProfile } from '../profile';
 import {
+  ada,
   add,
   checkAccount,
   checkPlainOutput,
@@ -16,6 +17,8 @@ import {
   without,
   type Findings,
 } from './shared';
+
+const TWO_ADA = 2_000_000n;
 
 /**
  * A cancel: it spends exactly the order it names and nothing else, leaves one intent at the
@@ -83,6 +86,17 @@ export const checkCancelOrder = (
   if (carried.size || (token !== null && out.amounts.get(token) !== 1n)) {
     f.refuse(
       `Output ${out.index} (the cancel) carries ${describe(out.amounts, profile)} instead of only the order’s intent token`,
+      'value',
+    );
+  }
+  // The ADA beside the token comes out of the order being cancelled, so it is the trader's: the
+  // intent keeps no more than an output's minimum, whatever the refund figure (the exchange's
+  // own record, when it is known at all) says the order locks.
+  const kept = out.amounts.get(LOVELACE) ?? 0n;
+  const minAda = profile.maxOrderMinAdaLovelace ?? TWO_ADA;
+  if (kept > minAda) {
+    f.refuse(
+      `Output ${out.index} (the cancel) keeps ${ada(kept)} at the exchange’s intent address instead of returning it to your exchange account; an intent needs at most ${ada(minAda)}`,
       'value',
     );
   }

@@ -78,6 +78,25 @@ export const checkWithdrawal = (
       f.refuse(`${outputText(o, profile)}; a withdrawal pays only your wallet`, 'address');
     }
   }
+  // The trader's own balance at the exchange, where a withdrawal spends a coin of it: only the
+  // payout, the stated fee and the transaction's fee may leave it; the exchange moving the rest
+  // (say, to its treasury) under the wallet key's signature is not what was asked.
+  const fromAccount = new Map<string, bigint>();
+  for (const i of tx.inputs) {
+    if (i.known?.party === 'exchange-account') add(fromAccount, i.known.amounts);
+  }
+  if (fromAccount.size) {
+    const elsewhere = new Map(fromAccount);
+    add(elsewhere, toOwn, -1n);
+    add(elsewhere, new Map([[LOVELACE, tx.fee + intent.statedFeeLovelace]]), -1n);
+    const lost = new Map([...elsewhere].filter(([, q]) => q > 0n));
+    if (lost.size) {
+      f.refuse(
+        `It takes ${describe(fromAccount, profile)} from your exchange account, but pays only ${describe(toOwn, profile)} to your wallet: ${describe(lost, profile)} of it go elsewhere`,
+        'value',
+      );
+    }
+  }
   const expected = new Map(intent.amounts);
   add(expected, new Map([[LOVELACE, intent.statedFeeLovelace]]), -1n);
   if (!sameAmounts(toOwn, expected)) {
