@@ -68,6 +68,13 @@ const refusalsOf = (tx: DecodedTransaction, network: ReturnType<typeof networkOf
     const value = tx.flags[flag];
     return value !== null && value !== false;
   }).map(([, what]) => `${what}, ${DO_NOT_SIGN}`);
+  // Metadata moves no coin, but it is published on the chain under the signature: a statement
+  // the trader did not write. (A mismatch with the body's hash is refused above.)
+  if (tx.metadata && !tx.flags.metadataMismatch) {
+    refusals.push(
+      `It carries metadata, published on the chain under your signature, ${DO_NOT_SIGN}`,
+    );
+  }
   for (const o of tx.outputs) {
     if (o.hasScriptRef)
       refusals.push(`Output ${o.index} carries a reference script, ${DO_NOT_SIGN}`);

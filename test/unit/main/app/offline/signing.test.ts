@@ -280,6 +280,16 @@ const REFUSED: Array<[string, () => string, RegExp]> = [
     /^Its metadata does not match the hash its body states/,
   ],
   [
+    'metadata with its hash stated',
+    () =>
+      mutate(deposit(p).txHex, (b, t) => {
+        const blob: Cardano.TxMetadata = new Map([[674n, new Map([['msg', ['I agree']]])]]);
+        t.auxiliaryData = { blob };
+        b.auxiliaryDataHash = Cardano.computeAuxiliaryDataHash({ blob });
+      }),
+    /^It carries metadata, published on the chain under your signature/,
+  ],
+  [
     'an output on another network',
     () =>
       mutate(deposit(p).txHex, (b) => {
