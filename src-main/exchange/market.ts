@@ -79,7 +79,7 @@ export const candles = async (
     { interval, start: startSec, end: endSec },
     signal,
   );
-  return decodeCandles(reply.body, { endpoint: reply.endpoint, action });
+  return decodeCandles(reply.body, { endpoint: reply.endpoint, action }, symbol);
 };
 
 export const recentTrades = async (

@@ -11,6 +11,7 @@ import {
   decodeOrderReply,
   decodeTxHex,
   exactJson,
+  expectOrder,
 } from './wire';
 
 /** Orders: build, submit, cancel, the record list and one record (seed 4.1 #1, 2, 3, 9, 10, 11). */
@@ -102,10 +103,8 @@ export const submitOrder = async (
   req: { orderId: string; signedTx: string },
   signal?: AbortSignal,
 ): Promise<Order> => {
-  const body = JSON.stringify({
-    order_id: safeId(req.orderId),
-    signed_tx: signedTxText(req.signedTx),
-  });
+  const orderId = safeId(req.orderId);
+  const body = JSON.stringify({ order_id: orderId, signed_tx: signedTxText(req.signedTx) });
   const action = 'submit the order';
   const path = '/order/submit';
   const reply = await api.http.request({
@@ -117,7 +116,8 @@ export const submitOrder = async (
     headers: api.auth(action, `POST ${path}`),
     ...(signal ? { signal } : {}),
   });
-  return decodeOrderReply(reply.body, { endpoint: reply.endpoint, action, ambiguous: true });
+  const where = { endpoint: reply.endpoint, action, ambiguous: true };
+  return expectOrder(decodeOrderReply(reply.body, where), orderId, where);
 };
 
 export interface OrderRecordsQuery {
@@ -182,7 +182,8 @@ export class OrderLookup {
           headers: api.auth(action, `GET ${path}`),
           ...(signal ? { signal } : {}),
         });
-        return decodeOrderReply(reply.body, { endpoint: reply.endpoint, action });
+        const where = { endpoint: reply.endpoint, action };
+        return expectOrder(decodeOrderReply(reply.body, where), id, where);
       } catch (error) {
         if (!(error instanceof ExchangeError) || error.failure !== 'no-such-route') throw error;
         this.#route = 'path';
@@ -197,7 +198,8 @@ export class OrderLookup {
       headers: api.auth(action, 'GET /accounts/order/<id>'),
       ...(signal ? { signal } : {}),
     });
-    return decodeOrderReply(reply.body, { endpoint: 'GET /accounts/order/<id>', action });
+    const where = { endpoint: 'GET /accounts/order/<id>', action };
+    return expectOrder(decodeOrderReply(reply.body, where), id, where);
   }
 }
 

@@ -10,7 +10,6 @@ import {
   type Balance,
   type Candle,
   type Depth,
-  type DepthLevel,
   type Execution,
   type MarketTrade,
   type Order,
@@ -18,6 +17,7 @@ import {
 } from '../../src-shared/domain';
 import { Money, moneyFromWire } from '../../src-shared/money';
 import { ExchangeError } from './errors';
+import { parseJsonExact } from './json';
 
 /**
  * The exchange's wire formats → the app's domain types, and the app's requests → exact JSON.
@@ -101,7 +101,10 @@ export const parseAnswer = <S extends z.ZodType>(
 // Each scalar is one transform (not a union plus a refinement): a page of 250 orders holds
 // thousands of them, and decoding it stays within a few milliseconds.
 
+/** A short quote of a wire value; a list or an object is only named (it may be nested deep). */
 const preview = (value: unknown): string => {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object' && value !== null) return 'an object';
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
@@ -125,37 +128,84 @@ const scalar = <T>(read: (value: unknown) => Read<T>) =>
   });
 
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const EXPONENT_TEXT = /^-?\d+(\.\d+)?[eE][+-]?\d+$/;
+
+/**
+ * Longest decimal text read. With amounts below `MAX_AMOUNT` it keeps every digit within
+ * Money's 60 significant digits, so a long string is refused instead of rounded.
+ */
+const MAX_DECIMAL_TEXT = 48;
+
+/**
+ * Above any amount, price or balance the exchange can mean (all the ADA there will ever be is
+ * 4.5 × 10^10): a larger one is a broken or hostile answer, not a number to show or sign for.
+ */
+const MAX_AMOUNT = new Money('1e15');
 
 /** A JSON number or a decimal string → exact Money (never negative: amounts, prices, fees). */
 const readDecimal = (value: unknown): Read<Decimal> => {
   let money: Decimal;
   if (typeof value === 'number' && Number.isFinite(value)) {
     money = moneyFromWire(value);
-  } else if (typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) {
-    money = new Money(value.trim());
+  } else if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.length > MAX_DECIMAL_TEXT) return `has too many digits (${preview(value)})`;
+    // An exponent is how JSON writers put very small or large numbers (`5e-7`, and the float
+    // dust `5.551115123125783e-17` a service that computes in floats leaves in a balance): read
+    // exactly, as written; `MAX_AMOUNT` below refuses the absurd ones.
+    if (!DECIMAL_TEXT.test(text) && !EXPONENT_TEXT.test(text)) {
+      return `not a decimal number (${preview(value)})`;
+    }
+    money = new Money(text);
   } else {
     return `not a decimal number (${preview(value)})`;
   }
-  return money.isNegative() ? 'must not be negative' : { ok: money };
+  if (money.isNegative()) return 'must not be negative';
+  return money.greaterThan(MAX_AMOUNT)
+    ? `is larger than any real amount (${preview(value)})`
+    : { ok: money };
 };
 
 /** A decimal that may not be negative (quantities, prices, balances, fees). */
 const NonNegative = scalar(readDecimal);
 
 const readIntLike = (v: unknown): Read<number> =>
-  (typeof v === 'number' && Number.isInteger(v)) ||
+  (typeof v === 'number' && Number.isSafeInteger(v)) ||
   (typeof v === 'string' && /^-?\d{1,15}$/.test(v))
     ? { ok: Number(v) }
     : `not a whole number (${preview(v)})`;
 const IntLike = scalar(readIntLike);
 
 const ISO_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
+/** Other ISO 8601 forms: a space for the T, no seconds, an offset, or no zone (UTC, the seed's). */
+const ISO_OTHER =
+  /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(Z|[+-]\d\d:?\d\d)?$/i;
+/** An HTTP date (`Fri, 14 Mar 2025 09:26:53 GMT`): unambiguous, and servers write it. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT$/;
 
-/** A timestamp as ISO 8601 text or Unix seconds (milliseconds above 10^11) → ISO 8601 UTC. */
+/**
+ * Epoch ms of an ISO date and time whose every part is in range: `Date.parse` rolls
+ * `2025-02-30` over into March and reads a text with no zone in the computer's own zone.
+ */
+const isoMs = (day: string, clock: string, zone: string): number => {
+  const ms = Date.parse(`${day}T${clock}Z`);
+  if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 19) !== `${day}T${clock}`) {
+    return Number.NaN;
+  }
+  if (zone === '' || zone.toUpperCase() === 'Z') return ms;
+  const [, sign, hh, mm] = /^([+-])(\d\d):?(\d\d)$/.exec(zone) ?? [];
+  const offset = (Number(hh) * 60 + Number(mm)) * 60_000;
+  return sign === '-' ? ms + offset : ms - offset;
+};
+
+/**
+ * A timestamp as ISO 8601 text or Unix seconds (milliseconds above 10^11) → ISO 8601 UTC. Any
+ * other text is refused, not guessed at (`Date.parse` makes a date of "foo 2020" or "1").
+ */
 const readTime = (value: unknown): Read<string> => {
   if (typeof value === 'string') {
     const iso = ISO_UTC.exec(value);
-    if (iso && Number.isFinite(Date.parse(value))) {
+    if (iso?.[1] && Number.isFinite(isoMs(iso[1].slice(0, 10), iso[1].slice(11), 'Z'))) {
       return { ok: `${iso[1]}.${(iso[2] ?? '').slice(0, 3).padEnd(3, '0')}Z` };
     }
   }
@@ -164,7 +214,14 @@ const readTime = (value: unknown): Read<string> => {
     const n = Number(value);
     ms = n > 1e11 ? n : n * 1000;
   } else if (typeof value === 'string') {
-    ms = Date.parse(value);
+    const text = value.trim();
+    const iso = ISO_OTHER.exec(text);
+    if (iso) {
+      const [, day = '', hm = '', sec = '00', fraction = '', zone = ''] = iso;
+      ms = isoMs(day, `${hm}:${sec}`, zone) + Number(fraction.padEnd(3, '0').slice(0, 3));
+    } else if (HTTP_DATE.test(text)) {
+      ms = Date.parse(text);
+    }
   }
   if (!Number.isFinite(ms) || ms < 0 || ms > 8.64e15) return `not a time (${preview(value)})`;
   return { ok: new Date(ms).toISOString() };
@@ -565,7 +622,7 @@ const decodeRecordWith = (
     const legacy =
       (reading === 'quick' ? quickly(fastLegacy, raw) : undefined) ??
       parseAnswer(LegacyOrder, raw, where, prefix);
-    return fromLegacy(legacy);
+    return checkedRecord(fromLegacy(legacy), where, prefix, LEGACY_FIELDS);
   }
   const seed =
     (reading === 'quick' ? quickly(fastSeed, raw) : undefined) ??
@@ -576,7 +633,40 @@ const decodeRecordWith = (
       `\`${formatPath(prefix, ['price'])}\` is missing (a limit order has a price)`,
     );
   }
-  return fromSeed(seed);
+  return checkedRecord(fromSeed(seed), where, prefix, SEED_FIELDS);
+};
+
+/** Where a field set keeps an order's executions. */
+interface RecordFields {
+  executions: string;
+}
+const SEED_FIELDS: RecordFields = { executions: 'order_execution_records' };
+const LEGACY_FIELDS: RecordFields = { executions: 'fills' };
+
+/**
+ * A record's executions must be its own, each listed once: else a fill of another order, or one
+ * listed twice, would be counted into this order's figures. (Sizes are not compared: a market
+ * order's base size may be an estimate, and rounded fills may add up past it.)
+ */
+const checkedRecord = (
+  order: Order,
+  where: AnswerOf,
+  prefix: string,
+  fields: RecordFields,
+): Order => {
+  const seen = new Set<string>();
+  order.executions.forEach((e, i) => {
+    const at = `\`${formatPath(prefix, [fields.executions, i])}\``;
+    if (e.orderId !== order.id) {
+      throw unexpectedAnswer(
+        where,
+        `${at} is an execution of another order (${preview(e.orderId)}, not ${preview(order.id)})`,
+      );
+    }
+    if (seen.has(e.id)) throw unexpectedAnswer(where, `${at} repeats execution ${preview(e.id)}`);
+    seen.add(e.id);
+  });
+  return order;
 };
 
 /** One order record, in either field set. */
@@ -601,7 +691,7 @@ export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
     let inner = body.order_json;
     if (typeof inner === 'string') {
       try {
-        inner = JSON.parse(inner) as unknown;
+        inner = parseJsonExact(inner);
       } catch {
         throw unexpectedAnswer(where, '`order_json` is not valid JSON');
       }
@@ -612,7 +702,7 @@ export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
 };
 
 const Count = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,12}$/)])
+  .union([z.number().int().nonnegative().max(1e12), z.string().regex(/^\d{1,12}$/)])
   .transform(Number);
 
 // Schemas are built once: building one costs more than using it.
@@ -641,13 +731,25 @@ const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: 
   return out;
 };
 
-/** Two JSON values alike in every field (key order aside). */
-const sameJson = (a: unknown, b: unknown): boolean => {
+/** The order an answer must be about: the one asked for (a lookup) or just submitted. */
+export const expectOrder = (order: Order, id: string, where: AnswerOf): Order => {
+  if (order.id.toLowerCase() !== id.toLowerCase()) {
+    throw unexpectedAnswer(where, `it is about order ${preview(order.id)}, not ${preview(id)}`);
+  }
+  return order;
+};
+
+/**
+ * Two JSON values alike in every field (key order aside). Deeper than any record nests, it
+ * answers "not alike" (the record is then decoded afresh) rather than recurse without end.
+ */
+const sameJson = (a: unknown, b: unknown, depth = 0): boolean => {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (depth > 16) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
     return true;
   }
   const x = a as Record<string, unknown>;
@@ -655,7 +757,7 @@ const sameJson = (a: unknown, b: unknown): boolean => {
   let keys = 0;
   for (const key in x) {
     if (!Object.hasOwn(x, key)) continue;
-    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key], depth + 1)) return false;
     keys++;
   }
   for (const key in y) if (Object.hasOwn(y, key)) keys--;
@@ -687,7 +789,14 @@ export class OrderListMemo {
   }
 }
 
-/** A page of order records: `{data: [{orders}], total_count, total_page}`, or a bare list. */
+/** More records than any list the exchange sends (a page holds up to 250). */
+const MAX_RECORDS = 1_000;
+
+/**
+ * A page of order records: `{data: [{orders}], total_count, total_page}`, or a bare list. No
+ * order may appear twice. Orders of other markets than one asked for are kept: the seed's
+ * endpoint takes no market filter, and its readers filter the list themselves.
+ */
 export const decodeOrderPage = (
   body: unknown,
   where: AnswerOf,
@@ -695,9 +804,19 @@ export const decodeOrderPage = (
   memo?: OrderListMemo,
 ): OrderPage => {
   const records = recordsOf(body, where);
+  if (records.length > MAX_RECORDS) {
+    throw unexpectedAnswer(where, `it lists ${records.length} orders, more than any list holds`);
+  }
   const orders = memo
     ? memo.decode(records, where)
     : records.map(({ raw, path }) => decodeOrderRecord(raw, where, path));
+  const seen = new Set<string>();
+  orders.forEach((order, i) => {
+    const at = `\`${records[i]?.path ?? ''}\``;
+    if (seen.has(order.id))
+      throw unexpectedAnswer(where, `${at} repeats order ${preview(order.id)}`);
+    seen.add(order.id);
+  });
   const totals = isObject(body) ? parseAnswer(PageTotals, body, where) : {};
   const totalCount = totals.total_count ?? orders.length;
   return {
@@ -718,7 +837,31 @@ const BalanceEntry = z.object({
   locked: NonNegative.nullish(),
 });
 
-const BalanceList = z.array(BalanceEntry);
+/** Lists longer than any the exchange sends are refused before their items are read. */
+const MAX_BALANCES = 1_000;
+const MAX_LEVELS = 10_000;
+const MAX_CANDLES = 10_000;
+const MAX_TRADES = 1_000;
+
+const BalanceList = z.array(BalanceEntry).max(MAX_BALANCES);
+
+/** Each key once in a list: a record repeated would be counted, or shown, twice. */
+const unique = <T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  what: string,
+  where: AnswerOf,
+  prefix: string,
+): void => {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) {
+      throw unexpectedAnswer(where, `\`${formatPath(prefix, [i])}\` repeats ${what} ${preview(k)}`);
+    }
+    seen.add(k);
+  });
+};
 
 const unitOf = (asset: string, unit: string | null | undefined): string => {
   const u = (unit ?? '').trim();
@@ -739,10 +882,12 @@ export const decodeBalances = (body: unknown, where: AnswerOf): Balance[] => {
       prefix = key;
     }
   }
-  return parseAnswer(BalanceList, list, where, prefix).map((b) => {
+  const out = parseAnswer(BalanceList, list, where, prefix).map((b) => {
     const asset = b.asset.toUpperCase();
     return { asset, unit: unitOf(asset, b.asset_unit), free: b.free, locked: b.locked ?? ZERO };
   });
+  unique(out, (b) => b.asset, 'the balance of', where, prefix);
+  return out;
 };
 
 // ---------------------------------------------------------------- market data
@@ -752,17 +897,18 @@ const PriceW = z.object({ price: NonNegative });
 export const decodePrice = (body: unknown, where: AnswerOf): Money =>
   parseAnswer(PriceW, body, where).price;
 
-const Level = z
-  .union([
-    z.object({ price: NonNegative, quantity: NonNegative }),
-    z.tuple([NonNegative, NonNegative]).transform(([price, quantity]) => ({ price, quantity })),
-  ])
-  .transform((l): DepthLevel => ({ price: l.price, quantity: l.quantity }));
+/** A level as `{price, quantity}` or `[price, quantity]`; a bad one is named by its field. */
+const Level = z.preprocess(
+  (l) =>
+    Array.isArray(l) && l.length === 2 ? { price: l[0] as unknown, quantity: l[1] as unknown } : l,
+  z.object({ price: NonNegative, quantity: NonNegative }),
+);
 
 const DepthW = z.object({
-  timestamp: z.number().int().nonnegative().nullish(),
-  bids: z.array(Level).nullish(),
-  asks: z.array(Level).nullish(),
+  symbol: SymbolW.nullish(),
+  timestamp: z.number().int().nonnegative().max(8.64e15).nullish(),
+  bids: z.array(Level).max(MAX_LEVELS).nullish(),
+  asks: z.array(Level).max(MAX_LEVELS).nullish(),
 });
 
 /** The order book: best first on each side, whatever order the levels came in. */
@@ -773,13 +919,21 @@ export const decodeDepth = (
   now: () => number,
 ): Depth => {
   const d = parseAnswer(DepthW, body, where);
+  if (d.symbol && d.symbol !== symbol) {
+    throw unexpectedAnswer(
+      where,
+      `it is the book of ${preview(d.symbol)}, not of ${symbol} as asked`,
+    );
+  }
+  unique(d.bids ?? [], (l) => l.price.toFixed(), 'the price level', where, 'bids');
+  unique(d.asks ?? [], (l) => l.price.toFixed(), 'the price level', where, 'asks');
   const bids = [...(d.bids ?? [])].sort((a, b) => b.price.comparedTo(a.price));
   const asks = [...(d.asks ?? [])].sort((a, b) => a.price.comparedTo(b.price));
   return { symbol, timestamp: d.timestamp ?? now(), bids, asks };
 };
 
 const unixSeconds = z
-  .union([z.number().nonnegative(), z.string().regex(/^\d{1,15}$/)])
+  .union([z.number().nonnegative().max(8.64e15), z.string().regex(/^\d{1,15}$/)])
   .transform((v) => {
     const n = Number(v);
     return Math.floor(n > 1e11 ? n / 1000 : n);
@@ -787,6 +941,7 @@ const unixSeconds = z
 
 const CandleW = z.object({
   t: unixSeconds,
+  s: SymbolW.nullish(),
   o: NonNegative,
   h: NonNegative,
   l: NonNegative,
@@ -794,7 +949,7 @@ const CandleW = z.object({
   v: NonNegative.nullish(),
 });
 
-const CandleList = z.array(CandleW);
+const CandleList = z.array(CandleW).max(MAX_CANDLES);
 
 const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix: string } => {
   if (isObject(body)) {
@@ -804,10 +959,37 @@ const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix
   return { list: body, prefix: '' };
 };
 
-export const decodeCandles = (body: unknown, where: AnswerOf): Candle[] => {
+/** Another market's data in an answer about this one is refused, not shown as this one's. */
+const sameMarket = (
+  items: ReadonlyArray<{ symbol?: string | null | undefined }>,
+  symbol: string,
+  where: AnswerOf,
+  prefix: string,
+): void => {
+  items.forEach((item, i) => {
+    if (item.symbol && item.symbol !== symbol) {
+      throw unexpectedAnswer(
+        where,
+        `\`${formatPath(prefix, [i])}\` is about ${preview(item.symbol)}, not ${symbol} as asked`,
+      );
+    }
+  });
+};
+
+export const decodeCandles = (body: unknown, where: AnswerOf, symbol?: string): Candle[] => {
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'candles']);
-  return parseAnswer(CandleList, list, where, prefix)
+  const candles = parseAnswer(CandleList, list, where, prefix);
+  if (symbol !== undefined) {
+    sameMarket(
+      candles.map((c) => ({ symbol: c.s })),
+      symbol,
+      where,
+      prefix,
+    );
+  }
+  unique(candles, (c) => String(c.t), 'the candle of time', where, prefix);
+  return candles
     .map((c) => ({
       time: c.t,
       open: c.o,
@@ -827,12 +1009,14 @@ const TradeW = z.object({
   amount: NonNegative,
 });
 
-const TradeList = z.array(TradeW);
+const TradeList = z.array(TradeW).max(MAX_TRADES);
 
 export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): MarketTrade[] => {
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'trades']);
-  return parseAnswer(TradeList, list, where, prefix).map((t) => ({
+  const trades = parseAnswer(TradeList, list, where, prefix);
+  sameMarket(trades, symbol, where, prefix);
+  return trades.map((t) => ({
     timestamp: t.timestamp,
     symbol: t.symbol ?? symbol,
     side: t.side,
@@ -844,7 +1028,11 @@ export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): Ma
 // ---------------------------------------------------------------- builds, submits, keys
 
 const TxHex = Hex(400_000);
-const BuiltOrderW = z.object({ order_id: Id, tx_hex: TxHex });
+/** The id goes into the submit and, later, into paths: only what an order id is made of. */
+const BuiltOrderW = z.object({
+  order_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'not an order id'),
+  tx_hex: TxHex,
+});
 const TxHexW = z.object({ tx_hex: TxHex });
 
 export const decodeBuiltOrder = (
@@ -869,7 +1057,9 @@ export const decodeTxHash = (body: unknown, where: AnswerOf): { txHash: string }
 
 /** `{tx_hash}` on some deployments, `{}` (or nothing) on others. */
 export const decodeOptionalTxHash = (body: unknown, where: AnswerOf): { txHash: string | null } => {
-  if (body === null || (isObject(body) && body.tx_hash === undefined)) return { txHash: null };
+  if (body === null || (isObject(body) && (body.tx_hash === undefined || body.tx_hash === null))) {
+    return { txHash: null };
+  }
   return decodeTxHash(body, where);
 };
 

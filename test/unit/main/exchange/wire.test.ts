@@ -126,7 +126,7 @@ describe('one order record, either field set, any wrapper', () => {
 
   it('derives what an open order of the older set locks, and treats executed_price 0 as no fill', async () => {
     answers['GET /account/order'] = legacyOpenRecord();
-    const sell = view(await client.order(ORDER_ID));
+    const sell = view(await client.order(String(legacyOpenRecord().order_id)));
     expect(sell).toMatchObject({
       status: 'partially_filled',
       side: 'sell',
@@ -144,7 +144,7 @@ describe('one order record, either field set, any wrapper', () => {
       executions: [{ role: 'maker', baseQty: '20.5', price: '0.7803' }],
     });
     answers['GET /account/order'] = legacyUnfilledRecord();
-    const buy = view(await client.order(ORDER_ID));
+    const buy = view(await client.order(String(legacyUnfilledRecord().order_id)));
     expect(buy).toMatchObject({
       price: '0.07',
       executedPrice: null,
@@ -275,7 +275,7 @@ describe('pages of order records', () => {
       totalCount: 0,
       totalPages: 0,
     });
-    answers['GET /accounts/order-records'] = [seedRecord(), legacyRecord()];
+    answers['GET /accounts/order-records'] = [seedRecord(), legacyOpenRecord()];
     expect((await client.orderRecords({ status: 'open' })).orders).toHaveLength(2);
     const bad = pageOf(3);
     (bad.data[0]?.orders[2] as Record<string, unknown>).base_qty = undefined;
