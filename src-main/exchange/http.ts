@@ -2,6 +2,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { silentLogger, type Logger } from '../log';
 import { backoffDelay, systemClock, type Clock } from './clock';
 import { capitalise, ExchangeError, isTransient, quoteServerText, rejection } from './errors';
+import { parseJsonExact } from './json';
 import { RateLimiter, REAL_SERVICE_RATE_LIMIT, type RateLimit } from './rate-limiter';
 
 /**
@@ -213,7 +214,7 @@ const headerValue = (headers: Dispatcher.ResponseData['headers'], name: string) 
 
 const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonExact(text) };
   } catch {
     return { ok: false };
   }
@@ -407,11 +408,30 @@ export class HttpTransport {
     }
     const { status, headers, text } = received;
     this.#noteRateHeaders(headers, status);
+    const contentType = String(headerValue(headers, 'content-type') ?? '');
     if (status === 429 || status >= 400) {
-      const contentType = String(headerValue(headers, 'content-type') ?? '');
       throw this.#fromStatus(req, endpoint, status, contentType, text, headers);
     }
-    return { status, body: this.#parseOk(req, endpoint, status, text), endpoint };
+    if (status >= 300) throw this.#redirected(req, endpoint, status);
+    return { status, body: this.#parseOk(req, endpoint, status, contentType, text), endpoint };
+  }
+
+  /**
+   * A redirect is not followed: it would carry the API key, or a signed transaction, to an
+   * address the trader never chose, and the exchange itself does not redirect.
+   */
+  #redirected(req: HttpRequest, endpoint: string, status: number): ExchangeError {
+    const ambiguous = req.kind === 'submit';
+    return new ExchangeError({
+      failure: 'http-status',
+      detail: `${capitalise(this.#service.name)} answered the request to ${req.action} with a redirect to another address (HTTP ${status}), which Countersign does not follow.`,
+      advice: ambiguous
+        ? AMBIGUOUS_ADVICE
+        : `Check the address of ${this.#service.name} in Settings (the exact address, with https://); a proxy or portal on your network may also be redirecting requests.`,
+      endpoint,
+      httpStatus: status,
+      ambiguous,
+    });
   }
 
   /**
@@ -558,15 +578,32 @@ export class HttpTransport {
     });
   }
 
-  /** The answer to a successful status: JSON (or null when empty), or a clear error. */
-  #parseOk(req: HttpRequest, endpoint: string, status: number, text: string): unknown {
+  /**
+   * The answer to a successful status: JSON (or null when empty), or a clear error. An answer
+   * that says it is a web page is not read as JSON even if it parses: it is a portal, a proxy or
+   * another service at that address, not the exchange. Any other label is not trusted either
+   * way (servers label JSON `text/plain` too): the text is read, and the schemas judge it.
+   */
+  #parseOk(
+    req: HttpRequest,
+    endpoint: string,
+    status: number,
+    contentType: string,
+    text: string,
+  ): unknown {
     if (text.trim() === '') return null;
-    const parsed = parseJson(text);
+    const declared = contentType.split(';')[0]?.trim() ?? '';
+    const parsed: ReturnType<typeof parseJson> = /html/i.test(declared)
+      ? { ok: false }
+      : parseJson(text);
     if (!parsed.ok) {
       const ambiguous = req.kind === 'submit';
+      const page = /html/i.test(declared) || /^\s*</.test(text);
       throw new ExchangeError({
-        failure: 'not-json',
-        detail: `The answer of ${this.#service.name} to ${req.action} is not valid JSON.`,
+        failure: page ? 'gateway' : 'not-json',
+        detail: page
+          ? `A web page came back instead of the answer of ${this.#service.name} when trying to ${req.action} (HTTP ${status}).`
+          : `The answer of ${this.#service.name} to ${req.action} is not valid JSON${declared && !/json/i.test(declared) ? ` (it says it is ${quoteServerText(declared, 60)})` : ''}.`,
         advice: ambiguous
           ? AMBIGUOUS_ADVICE
           : `Try again later; if it keeps happening, check the address of ${this.#service.name} in Settings.`,
@@ -610,8 +647,9 @@ export class HttpTransport {
     const now = this.#clock.now();
     if (reset !== undefined && /^\d+(\.\d+)?$/.test(reset.trim())) {
       const n = Number(reset);
-      // Seconds from now, or (above 10^9) a Unix time in seconds.
-      return Math.max(0, Math.round(n > 1e9 ? n * 1000 - now : n * 1000));
+      // Seconds from now, or (above 10^9) a Unix time in seconds, (above 10^11) in milliseconds.
+      const at = n > 1e11 ? n : n > 1e9 ? n * 1000 : now + n * 1000;
+      return Math.max(0, Math.round(at - now));
     }
     if (retryAfter !== undefined) {
       if (/^\d+$/.test(retryAfter.trim())) return Number(retryAfter) * 1000;
@@ -626,7 +664,13 @@ export class HttpTransport {
     const remaining = headerValue(headers, 'x-ratelimit-remaining');
     if (status === 429 || (remaining !== undefined && remaining.trim() === '0')) {
       const wait = this.#retryAfterMs(headers);
-      if (wait !== undefined) this.#limiter.pauseUntil(this.#clock.now() + wait);
+      // Never longer than a rate limit is waited out: a server saying "in a year" must not
+      // freeze every later request of the app (the 429 itself reports the time).
+      if (wait !== undefined) {
+        this.#limiter.pauseUntil(
+          this.#clock.now() + Math.min(wait, this.#retry.maxRateLimitWaitMs),
+        );
+      }
     }
   }
 

@@ -5,6 +5,7 @@ import type { Money } from '../../src-shared/money';
 import { silentLogger, type Logger } from '../log';
 import { backoffDelay, systemClock, type Clock } from './clock';
 import { ExchangeError, invalidInput as invalid } from './errors';
+import { parseJsonExact } from './json';
 import {
   decodeAccountEvent,
   decodeDepth,
@@ -51,6 +52,12 @@ export interface StreamOptions {
   handshakeTimeoutMs?: number;
   /** Largest message accepted. Default 4 MiB. */
   maxMessageBytes?: number;
+  /**
+   * Most messages, and bytes, read in any one second (default 200 and 16 MiB): a server that
+   * sends more is flooding, and its connection is dropped and retried later with backoff.
+   */
+  maxMessagesPerSecond?: number;
+  maxBytesPerSecond?: number;
   random?: () => number;
 }
 
@@ -89,6 +96,12 @@ class Stream {
   #lastFailure: string | null = null;
   #dropped = 0;
   #lastDropLog = 0;
+  /** The current one-second window of what was received, for the flood limit. */
+  #windowStart = 0;
+  #windowMessages = 0;
+  #windowBytes = 0;
+  /** Connections dropped for flooding since the last stable one: each lengthens the backoff. */
+  #floods = 0;
 
   constructor(
     private readonly owner: ExchangeStreams,
@@ -141,7 +154,10 @@ class Stream {
     ws.on('open', () => {
       this.#alive = true;
       this.owner.report(this, 'live', 'Live.');
-      this.#stable = setTimeout(() => (this.#attempt = 0), o.stableAfterMs);
+      this.#stable = setTimeout(() => {
+        this.#attempt = 0;
+        this.#floods = 0;
+      }, o.stableAfterMs);
       this.#ping = setInterval(() => {
         if (!this.#alive) {
           this.#lastFailure = 'the server stopped answering pings';
@@ -154,7 +170,14 @@ class Stream {
     });
     ws.on('pong', () => (this.#alive = true));
     ws.on('message', (data, isBinary) => {
+      if (this.#ws !== ws || ws.readyState !== WebSocket.OPEN) return;
       this.#alive = true;
+      if (this.#flooding(data)) {
+        this.#floods++;
+        this.#lastFailure = 'the server sent more messages than Countersign can read';
+        ws.terminate();
+        return;
+      }
       this.#receive(data, isBinary);
     });
     ws.on('error', (error) => {
@@ -165,7 +188,12 @@ class Stream {
       if (this.#closed || this.#ws !== ws) return;
       this.#ws = null;
       const why = this.#lastFailure ?? `the server closed the stream (code ${code})`;
-      const delay = backoffDelay(this.#attempt++, o.reconnectBaseMs, o.reconnectMaxMs, o.random);
+      const delay = backoffDelay(
+        this.#attempt++ + this.#floods,
+        o.reconnectBaseMs,
+        o.reconnectMaxMs,
+        o.random,
+      );
       this.owner.report(
         this,
         'down',
@@ -181,6 +209,23 @@ class Stream {
     });
   }
 
+  /** Counts a message into the current second; true when the second's budget is exceeded. */
+  #flooding(data: RawData): boolean {
+    const o = this.owner.options;
+    const now = this.owner.clock.now();
+    if (now - this.#windowStart >= 1_000 || now < this.#windowStart) {
+      this.#windowStart = now;
+      this.#windowMessages = 0;
+      this.#windowBytes = 0;
+    }
+    const bytes = Array.isArray(data)
+      ? data.reduce((sum, part) => sum + part.length, 0)
+      : data.byteLength;
+    this.#windowMessages++;
+    this.#windowBytes += bytes;
+    return this.#windowMessages > o.maxMessagesPerSecond || this.#windowBytes > o.maxBytesPerSecond;
+  }
+
   #receive(data: RawData, isBinary: boolean): void {
     let text: string;
     if (Array.isArray(data)) text = Buffer.concat(data).toString('utf8');
@@ -189,7 +234,7 @@ class Stream {
     let parsed: unknown;
     try {
       if (isBinary && !/^\s*[[{]/.test(text)) throw new Error('binary');
-      parsed = JSON.parse(text) as unknown;
+      parsed = parseJsonExact(text);
     } catch {
       this.#drop('it is not JSON');
       return;
@@ -238,6 +283,8 @@ export class ExchangeStreams {
       stableAfterMs: options.stableAfterMs ?? 10_000,
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 10_000,
       maxMessageBytes: options.maxMessageBytes ?? 4 * 1024 * 1024,
+      maxMessagesPerSecond: options.maxMessagesPerSecond ?? 200,
+      maxBytesPerSecond: options.maxBytesPerSecond ?? 16 * 1024 * 1024,
       random: options.random ?? Math.random,
     };
     let base: string | null = null;

@@ -365,4 +365,47 @@ describe('live updates', () => {
     expect(server.connections.length).toBe(connections);
     expect(clock.sleeps).toEqual([]);
   });
+  it('a flood of messages drops the connection, which is retried later with a longer backoff', async () => {
+    const server = await startWs();
+    server.onConnection = ({ ws }) => {
+      if (server.connections.length > 1) return;
+      for (let i = 0; i < 300; i++) ws.send(JSON.stringify({ price: i + 1 }));
+    };
+    const { streams, clock, states } = streamsFor(server.url, { maxMessagesPerSecond: 100 });
+    const prices: string[] = [];
+    streams.price('ADAUSDM', (p) => prices.push(p.toFixed()));
+    await until(() => server.connections.length === 2);
+    // What came within the budget was used; the rest was never decoded.
+    expect(prices).toHaveLength(100);
+    expect(states.find((s) => s.state === 'down')?.detail).toMatch(
+      /No live updates: the server sent more messages than Countersign can read\. Retrying in 2 s/,
+    );
+    expect(clock.sleeps).toEqual([2_000]);
+    expectNoKey(states);
+  });
+
+  it('keeps every digit of a number in a message; refuses an absurd or repeated one', async () => {
+    const server = await startWs();
+    server.onConnection = ({ ws }) => {
+      ws.send('{"timestamp":1741944413000,"bids":[{"price":0.195,"quantity":1e300}],"asks":[]}');
+      ws.send(
+        '{"timestamp":1741944413000,"bids":[{"price":0.2,"quantity":1},{"price":0.2,"quantity":2}],"asks":[]}',
+      );
+      ws.send(
+        '{"timestamp":1741944413000,"bids":[{"price":0.195,"quantity":12345678901234.56789}],"asks":[]}',
+      );
+    };
+    const { streams } = streamsFor(server.url);
+    const books: unknown[] = [];
+    streams.depth('ADAUSDM', (d) => books.push(serialize(d)));
+    await until(() => books.length === 1);
+    expect(books[0]).toMatchObject({
+      bids: [{ price: '0.195', quantity: '12345678901234.56789' }],
+    });
+    expect(
+      lines.some((l) =>
+        /dropped 1 message.*`bids\[0\]\.quantity`: is larger than any real amount/.test(l),
+      ),
+    ).toBe(true);
+  });
 });
