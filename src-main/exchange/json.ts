@@ -6,8 +6,13 @@
  * included) or refuses it by name, and no field gets a rounded value.
  */
 
-/** Quick test: could the text hold such a number at all? (Most answers do not.) */
-const MAYBE_INEXACT = /\d[eE][+-]?\d|\d[\d.]{15}/;
+/**
+ * Quick test: could the text hold such a number at all? A number starts the text or follows `:`,
+ * `,` or `[`; one with 16 digits or an exponent is looked at closely. (Most answers have none,
+ * and their ids, like `…8e-6c3b…`, must not send every page down the slow path.) A string that
+ * happens to look so only costs the close look.
+ */
+const MAYBE_INEXACT = /(?:^|[:,[])\s*-?(?:[\d.]{16}|[\d.]+[eE])/;
 
 /** A JSON string, or a JSON number (only these two, in a text already known to be JSON). */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;

@@ -157,6 +157,11 @@ describe('numbers', () => {
       'k"1234567890123456789': 'x\\',
       n: '1234567890123456789',
     });
+    // After whitespace, negative, or the whole text: still found.
+    expect(parseJsonExact('{"a":\n  5e-7, "b": [ -1.5E3 ]}')).toEqual({ a: '5e-7', b: ['-1.5E3'] });
+    expect(parseJsonExact(' 12345678901234567')).toBe('12345678901234567');
+    // An id that reads like an exponent is a string, as it was.
+    expect(parseJsonExact('{"id":"7f5d2a8e-6c3b","n":2}')).toEqual({ id: '7f5d2a8e-6c3b', n: 2 });
     expect(() => parseJsonExact('{1e25: 1}')).toThrow(SyntaxError);
     expect(() => parseJsonExact('[1234567890123456789')).toThrow(SyntaxError);
   });
@@ -172,18 +177,26 @@ describe('times', () => {
     ['2025-03-14 09:26:53', '2025-03-14T09:26:53.000Z'],
     ['Fri, 14 Mar 2025 09:26:53 GMT', '2025-03-14T09:26:53.000Z'],
     [1741944413, '2025-03-14T09:26:53.000Z'],
+    ['2024-02-29T23:59:59Z', '2024-02-29T23:59:59.000Z'],
   ])('reads %s', async (created, expected) => {
     route['GET /account/order'] = answerJson({ ...seedRecord(), created_at: created });
     expect((await client().order(ORDER_ID)).createdAt).toBe(expected);
   });
 
-  it.each(['foo 2020', '1 Jan', '2025-02-30T00:00:00Z', '2025-03-14T24:00:00Z', 'Mar 14 2025'])(
-    'refuses %s instead of guessing a date',
-    async (created) => {
-      route['GET /account/order'] = answerJson({ ...seedRecord(), created_at: created });
-      expect((await failure(client().order(ORDER_ID))).message).toMatch(/`created_at`: not a time/);
-    },
-  );
+  it.each([
+    'foo 2020',
+    '1 Jan',
+    '2025-02-30T00:00:00Z',
+    '2025-02-29T00:00:00Z',
+    '2025-13-01T00:00:00Z',
+    '2025-03-14T24:00:00Z',
+    '2025-03-14T09:60:00Z',
+    '0070-01-01T00:00:00Z',
+    'Mar 14 2025',
+  ])('refuses %s instead of guessing a date', async (created) => {
+    route['GET /account/order'] = answerJson({ ...seedRecord(), created_at: created });
+    expect((await failure(client().order(ORDER_ID))).message).toMatch(/`created_at`: not a time/);
+  });
 });
 
 describe('keys that are not data', () => {
