@@ -319,7 +319,7 @@ export const rejection = (init: {
     advice =
       'The request had been sent, so it may or may not have taken effect: check your orders and balances before trying again. Countersign will not send it twice on its own.';
   } else if (init.retryAfterMs !== undefined && init.exchangeCode === 4290) {
-    advice = `Wait about ${Math.max(1, Math.ceil(init.retryAfterMs / 1000))} s and try again.`;
+    advice = `Wait ${waitText(init.retryAfterMs)} and try again.`;
   }
   return new ExchangeError({
     failure: init.exchangeCode === 4290 ? 'rate-limited' : 'rejected',
@@ -339,3 +339,17 @@ export const describeExchangeCode = (code: number): CodeText | undefined => EXCH
 /** A request the app itself got wrong (or a trader typed): said before anything is sent. */
 export const invalidInput = (message: string): AppError =>
   new AppError(ErrorCode.InvalidInput, message);
+
+/**
+ * How long a server asks to be left alone, in words a trader reads at a glance: "about 45 s",
+ * "about 3 minutes", "about 2 hours", "about 400 days" (a server may say anything).
+ */
+export const waitText = (ms: number): string => {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 90) return `about ${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `about ${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 36) return `about ${hours} hours`;
+  return `about ${Math.round(hours / 24)} days`;
+};

@@ -1,7 +1,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import { silentLogger, type Logger } from '../log';
 import { backoffDelay, systemClock, type Clock } from './clock';
-import { capitalise, ExchangeError, isTransient, quoteServerText, rejection } from './errors';
+import {
+  capitalise,
+  ExchangeError,
+  isTransient,
+  quoteServerText,
+  rejection,
+  waitText,
+} from './errors';
 import { parseJsonExact } from './json';
 import { RateLimiter, REAL_SERVICE_RATE_LIMIT, type RateLimit } from './rate-limiter';
 
@@ -707,15 +714,13 @@ export class HttpTransport {
       });
     }
     if (status === 429) {
-      const seconds =
-        retryAfterMs === undefined ? null : Math.max(1, Math.ceil(retryAfterMs / 1000));
       return new ExchangeError({
         failure: 'rate-limited',
         detail: `${capitalise(service)} is limiting how many requests Countersign may make.`,
         advice:
-          seconds === null
+          retryAfterMs === undefined
             ? 'Wait a moment and try again.'
-            : `Wait about ${seconds} s and try again.`,
+            : `Wait ${waitText(retryAfterMs)} and try again.`,
         endpoint,
         httpStatus: status,
         ...(retryAfterMs === undefined ? {} : { retryAfterMs }),

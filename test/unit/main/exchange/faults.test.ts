@@ -378,6 +378,12 @@ describe('retries and rate limits', () => {
     });
     expect(e.message).toMatch(/Wait about 45 s and try again/);
     expect(server.requests).toHaveLength(1);
+    // A reset a year away is said in days, not as thirty million seconds.
+    route['GET /accounts/balance'] = (_q, res) =>
+      json(res, 429, 'too many', { 'Retry-After': String(365 * 86_400) });
+    expect((await failure(client().balances())).message).toMatch(
+      /Wait about 365 days and try again/,
+    );
   });
 
   it('5002 (trading locked) is retried for a read', async () => {
