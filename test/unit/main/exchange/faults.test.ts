@@ -1,21 +1,13 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Money } from '../../../../src-shared/money';
 import { ErrorCode } from '../../../../src-shared/errors';
-import {
-  ExchangeClient,
-  ExchangeError,
-  type ExchangeClientOptions,
-} from '../../../../src-main/exchange';
+import { ExchangeError, type ExchangeClient } from '../../../../src-main/exchange';
 import type { Logger } from '../../../../src-main/log';
 import { FakeClock } from '../../../fixtures/exchange/fake-clock';
-import {
-  json,
-  startFakeServer,
-  type FakeHandler,
-  type FakeServer,
-} from '../../../fixtures/exchange/fake-server';
+import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
+import { API_KEY, routedExchange } from '../../../fixtures/exchange/routed-exchange';
 import { seedRecord } from '../../../fixtures/exchange/records';
 
 /**
@@ -23,11 +15,8 @@ import { seedRecord } from '../../../fixtures/exchange/records';
  * what is safe to retry, a submit is never sent twice, and nothing crashes.
  */
 
-const API_KEY = '0123456789abcdef0123456789abcdef';
 const SIGNED = '84a0a0f5f6';
 
-let server: FakeServer;
-let route: Record<string, FakeHandler> = {};
 const errors: ExchangeError[] = [];
 const logged: string[] = [];
 const logger: Logger = {
@@ -36,36 +25,9 @@ const logger: Logger = {
   error: (m, d) => logged.push(m + JSON.stringify(d ?? '')),
 };
 
-beforeAll(async () => {
-  server = await startFakeServer((req, res, socket) => {
-    const handler = route[`${req.method} ${req.path}`];
-    if (!handler) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('404 page not found');
-      return;
-    }
-    return handler(req, res, socket);
-  });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  route = {};
-  server.requests.length = 0;
-});
-
-const clients: ExchangeClient[] = [];
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
-
-const client = (options: ExchangeClientOptions = {}, baseUrl = server.url): ExchangeClient => {
-  const c = new ExchangeClient(
-    { baseUrl, apiKey: API_KEY },
-    { clock: new FakeClock(), timeoutMs: 2_000, logger, ...options },
-  );
-  clients.push(c);
-  return c;
-};
+const exchange = routedExchange({ logger });
+const { route } = exchange;
+const client = exchange.client;
 
 /** The error a call fails with (and it is kept for the checks every message must pass). */
 const failure = async (call: Promise<unknown>): Promise<ExchangeError> => {
@@ -90,7 +52,7 @@ describe('answers that are not the exchange speaking', () => {
       /does not offer this request \(HTTP 404 for GET \/accounts\/balance\)/,
     );
     expect(e.message).toMatch(/Check the address of the exchange in Settings/);
-    expect(server.requests).toHaveLength(1);
+    expect(exchange.server.requests).toHaveLength(1);
   });
 
   it("a proxy's HTML 403 page is a refusal by something in between, not retried", async () => {
@@ -103,7 +65,7 @@ describe('answers that are not the exchange speaking', () => {
     expect(e.message).toMatch(/A web page came back instead of the answer of the exchange/);
     expect(e.message).toMatch(/proxy, a firewall/);
     expect(e.message).not.toMatch(/cloudflare|<html/);
-    expect(server.requests).toHaveLength(1);
+    expect(exchange.server.requests).toHaveLength(1);
   });
 
   it("a gateway's HTML 503 is retried for a read, then reported as the service being down", async () => {
@@ -115,7 +77,7 @@ describe('answers that are not the exchange speaking', () => {
     const e = await failure(client({ clock }).balances());
     expect(e).toMatchObject({ failure: 'gateway', httpStatus: 503 });
     expect(e.message).toMatch(/seems to be down\. Try again later/);
-    expect(server.requests).toHaveLength(4);
+    expect(exchange.server.requests).toHaveLength(4);
     // backoff with jitter: each wait within [half, all] of base·2^n
     expect(clock.sleeps).toHaveLength(3);
     clock.sleeps.forEach((ms, n) => {
@@ -132,7 +94,7 @@ describe('answers that are not the exchange speaking', () => {
     const e = await failure(submit(client()));
     expect(e).toMatchObject({ failure: 'gateway', ambiguous: true });
     expect(e.message).toMatch(/may or may not have taken effect/);
-    expect(server.hits('/order/submit')).toHaveLength(1);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(1);
   });
 
   it('malformed JSON is reported as such', async () => {
@@ -227,7 +189,7 @@ describe('the connection failing', () => {
     expect(read.connection).toBe('The exchange does not answer in time (0.2 s).');
     const sent = await failure(submit(c));
     expect(sent).toMatchObject({ failure: 'timeout', ambiguous: true });
-    expect(server.hits('/order/submit')).toHaveLength(1);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(1);
   });
 
   it('a request still waiting for a connection ends at its own deadline', async () => {
@@ -275,14 +237,14 @@ describe('the connection failing', () => {
     expect(read.message).toMatch(
       /The connection to the exchange broke while trying to read your balances/,
     );
-    expect(server.hits('/accounts/balance')).toHaveLength(4);
+    expect(exchange.server.hits('/accounts/balance')).toHaveLength(4);
     const sent = await failure(submit(client()));
     expect(sent).toMatchObject({ failure: 'connection-lost', ambiguous: true });
-    expect(server.hits('/order/submit')).toHaveLength(1);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(1);
   });
 
   it('an https address on a plain http server is a TLS failure, and nothing was sent', async () => {
-    const c = client({}, server.url.replace('http:', 'https:'));
+    const c = client({}, exchange.server.url.replace('http:', 'https:'));
     const e = await failure(submit(c));
     expect(e).toMatchObject({ failure: 'tls', ambiguous: false });
     expect(e.message).toMatch(/secure \(TLS\) connection to the exchange failed/);
@@ -360,7 +322,7 @@ describe('retries and rate limits', () => {
     const clock = new FakeClock();
     const balances = await client({ clock, rateLimit: { max: 100, windowMs: 60_000 } }).balances();
     expect(balances[0]?.free.toFixed()).toBe('1.5');
-    expect(server.requests).toHaveLength(2);
+    expect(exchange.server.requests).toHaveLength(2);
     // the limiter holds every request until the reset, and the retry waits it out once
     const waited = clock.sleeps.reduce((a, b) => a + b, 0);
     expect(waited).toBeGreaterThanOrEqual(7_000);
@@ -377,7 +339,7 @@ describe('retries and rate limits', () => {
       code: ErrorCode.RateLimited,
     });
     expect(e.message).toMatch(/Wait about 45 s and try again/);
-    expect(server.requests).toHaveLength(1);
+    expect(exchange.server.requests).toHaveLength(1);
     // A reset a year away is said in days, not as thirty million seconds.
     route['GET /accounts/balance'] = (_q, res) =>
       json(res, 429, 'too many', { 'Retry-After': String(365 * 86_400) });
@@ -394,7 +356,7 @@ describe('retries and rate limits', () => {
         : json(res, 200, []);
     const clock = new FakeClock();
     expect(await client({ clock }).balances()).toEqual([]);
-    expect(server.requests).toHaveLength(3);
+    expect(exchange.server.requests).toHaveLength(3);
     expect(clock.sleeps).toHaveLength(2);
   });
 
@@ -404,14 +366,14 @@ describe('retries and rate limits', () => {
     const internal = await failure(submit(client()));
     expect(internal).toMatchObject({ exchangeCode: 5000, ambiguous: true });
     expect(internal.message).toMatch(/may or may not have taken effect/);
-    expect(server.hits('/order/submit')).toHaveLength(1);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(1);
 
     route['POST /order/submit'] = (_q, res) =>
       json(res, 503, { error: 'trading locked, retry later', code: 5002 });
     const locked = await failure(submit(client()));
     expect(locked).toMatchObject({ exchangeCode: 5002, ambiguous: false });
     expect(locked.message).toMatch(/Trading is locked on the exchange for now; nothing was done/);
-    expect(server.hits('/order/submit')).toHaveLength(2);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(2);
   });
 
   it('the client-side limiter keeps under the published rate without a single 429', async () => {

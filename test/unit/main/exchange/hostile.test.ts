@@ -1,19 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { Money } from '../../../../src-shared/money';
-import {
-  ExchangeClient,
-  ExchangeError,
-  type ExchangeClientOptions,
-} from '../../../../src-main/exchange';
+import { ExchangeError } from '../../../../src-main/exchange';
 import { parseJsonExact } from '../../../../src-main/exchange/json';
 import { FakeClock } from '../../../fixtures/exchange/fake-clock';
-import {
-  json,
-  startFakeServer,
-  type FakeHandler,
-  type FakeServer,
-} from '../../../fixtures/exchange/fake-server';
+import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
+import { routedExchange } from '../../../fixtures/exchange/routed-exchange';
 import { legacyOpenRecord, pageOf, seedRecord } from '../../../fixtures/exchange/records';
 
 /**
@@ -23,43 +15,12 @@ import { legacyOpenRecord, pageOf, seedRecord } from '../../../fixtures/exchange
  * message that names what is wrong, or read exactly; none becomes a wrong number.
  */
 
-const API_KEY = '0123456789abcdef0123456789abcdef';
 const ORDER_ID = '7f5d2a8e-6c3b-4e1f-9a2d-0b1c2d3e4f50';
 const OTHER_ID = 'c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f';
 
-let server: FakeServer;
-let route: Record<string, FakeHandler> = {};
-
-beforeAll(async () => {
-  server = await startFakeServer((req, res, socket) => {
-    const handler = route[`${req.method} ${req.path}`];
-    if (!handler) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end('404 page not found');
-      return;
-    }
-    return handler(req, res, socket);
-  });
-});
-afterAll(() => server.close());
-afterEach(() => {
-  route = {};
-  server.requests.length = 0;
-});
-
-const clients: ExchangeClient[] = [];
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
-
-const client = (options: ExchangeClientOptions = {}): ExchangeClient => {
-  const c = new ExchangeClient(
-    { baseUrl: server.url, apiKey: API_KEY },
-    { clock: new FakeClock(), timeoutMs: 2_000, ...options },
-  );
-  clients.push(c);
-  return c;
-};
+const exchange = routedExchange();
+const { route } = exchange;
+const client = exchange.client;
 
 /** Answers JSON text exactly as written (numbers and all). */
 const answer =
@@ -281,7 +242,7 @@ describe('records repeated, or about something else than asked', () => {
     expect(e).toMatchObject({ failure: 'unexpected-answer', ambiguous: true });
     expect(e.message).toMatch(/not "7f5d2a8e-/);
     expect(e.message).toMatch(/check your orders and balances before trying again/);
-    expect(server.hits('/order/submit')).toHaveLength(1);
+    expect(exchange.server.hits('/order/submit')).toHaveLength(1);
   });
 
   it('refuses a balance listed twice', async () => {
@@ -361,7 +322,9 @@ describe('answers that are not the exchange answering', () => {
   });
 
   it('does not follow a redirect, and a redirected submit is ambiguous', async () => {
-    route['DELETE /order/submit'] = answer('{}', 307, { location: `${server.url}/elsewhere` });
+    route['DELETE /order/submit'] = answer('{}', 307, {
+      location: `${exchange.server.url}/elsewhere`,
+    });
     const e = await failure(client().submitCancel('84a0a0f5f6'));
     expect(e).toMatchObject({ failure: 'http-status', httpStatus: 307, ambiguous: true });
     expect(e.message).toMatch(/redirect to another address \(HTTP 307\)/);
@@ -370,7 +333,10 @@ describe('answers that are not the exchange answering', () => {
     expect(read).toMatchObject({ httpStatus: 301, ambiguous: false });
     expect(read.message).toMatch(/Check the address of the exchange in Settings/);
     expect(read.message).not.toMatch(/evil/);
-    expect(server.requests.map((r) => r.path)).toEqual(['/order/submit', '/accounts/balance']);
+    expect(exchange.server.requests.map((r) => r.path)).toEqual([
+      '/order/submit',
+      '/accounts/balance',
+    ]);
   });
 
   it('does not read as JSON an answer that says it is a web page', async () => {
