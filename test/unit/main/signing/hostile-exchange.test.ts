@@ -1,8 +1,6 @@
 import { Cardano, Serialization } from '@cardano-sdk/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkIntent,
-  decodeTransaction,
   type ExchangeProfile,
   type IntentReport,
   type KnownOutput,
@@ -14,7 +12,6 @@ import { cryptoIsReady } from '../../../../src-main/wallet';
 import {
   ADA,
   cancelOrder,
-  decodeContextOf,
   deposit,
   makeParties,
   mutate,
@@ -24,6 +21,7 @@ import {
   txIn,
   withdrawal,
   type Parties,
+  reviewOf,
 } from '../../../fixtures/cardano/exchange-transactions';
 
 /**
@@ -45,15 +43,7 @@ const review = (
   intent: SigningIntent,
   known: ReadonlyMap<string, KnownOutput> = new Map(),
   profile: ExchangeProfile = p.profile,
-): IntentReport => {
-  const all = new Map(known);
-  if (intent.kind === 'deposit') for (const [id, o] of intent.inputs) all.set(id, o);
-  return checkIntent(
-    decodeTransaction(txHex, { ...decodeContextOf(p, profile), knownOutputs: all }),
-    intent,
-    profile,
-  );
-};
+): IntentReport => reviewOf(p, txHex, intent, profile, known);
 
 const clean = (report: IntentReport): void => {
   expect(report).toEqual({ differences: [], warnings: [] });

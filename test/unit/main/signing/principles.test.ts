@@ -4,8 +4,6 @@ import { HexBlob } from '@cardano-sdk/util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addVkeyWitnesses,
-  checkIntent,
-  decodeTransaction,
   splitTransaction,
   type ExchangeProfile,
   type IntentReport,
@@ -17,7 +15,6 @@ import { ErrorCode } from '../../../../src-shared/errors';
 import {
   ADA,
   cancelOrder,
-  decodeContextOf,
   deposit,
   makeParties,
   mutate,
@@ -29,6 +26,7 @@ import {
   USDM,
   withdrawal,
   type Parties,
+  reviewOf,
 } from '../../../fixtures/cardano/exchange-transactions';
 
 /**
@@ -48,15 +46,7 @@ const review = (
   intent: SigningIntent,
   profile: ExchangeProfile = p.profile,
   known: ReadonlyMap<string, KnownOutput> = new Map(),
-): IntentReport => {
-  const all = new Map(known);
-  if (intent.kind === 'deposit') for (const [id, o] of intent.inputs) all.set(id, o);
-  return checkIntent(
-    decodeTransaction(txHex, { ...decodeContextOf(p, profile), knownOutputs: all }),
-    intent,
-    profile,
-  );
-};
+): IntentReport => reviewOf(p, txHex, intent, profile, known);
 
 const refusedFor = (report: IntentReport, principle: RegExp): void => {
   expect(report.differences.join(' ')).toMatch(principle);
