@@ -3,11 +3,16 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../../../src-shared/money';
 import { ErrorCode } from '../../../../src-shared/errors';
-import { ExchangeError, type ExchangeClient } from '../../../../src-main/exchange';
+import type { ExchangeError } from '../../../../src-main/exchange';
+import { type ExchangeClient } from '../../../../src-main/exchange';
 import type { Logger } from '../../../../src-main/log';
 import { FakeClock } from '../../../fixtures/exchange/fake-clock';
 import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
-import { API_KEY, routedExchange } from '../../../fixtures/exchange/routed-exchange';
+import {
+  API_KEY,
+  exchangeFailure,
+  routedExchange,
+} from '../../../fixtures/exchange/routed-exchange';
 import { seedRecord } from '../../../fixtures/exchange/records';
 
 /**
@@ -31,15 +36,9 @@ const client = exchange.client;
 
 /** The error a call fails with (and it is kept for the checks every message must pass). */
 const failure = async (call: Promise<unknown>): Promise<ExchangeError> => {
-  const error = await call.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExchangeError);
-  errors.push(error as ExchangeError);
-  return error as ExchangeError;
+  const e = await exchangeFailure(call);
+  errors.push(e);
+  return e;
 };
 
 const submit = (c: ExchangeClient) => c.submitOrder({ orderId: 'a1b2c3', signedTx: SIGNED });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
 import { Money } from '../../../../src-shared/money';
-import { ExchangeError } from '../../../../src-main/exchange';
+import type { ExchangeError } from '../../../../src-main/exchange';
 import { parseJsonExact } from '../../../../src-main/exchange/json';
 import { FakeClock } from '../../../fixtures/exchange/fake-clock';
 import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
-import { routedExchange } from '../../../fixtures/exchange/routed-exchange';
+import { exchangeFailure, routedExchange } from '../../../fixtures/exchange/routed-exchange';
 import { legacyOpenRecord, pageOf, seedRecord } from '../../../fixtures/exchange/records';
 
 /**
@@ -31,14 +31,7 @@ const answerJson = (body: unknown): FakeHandler => answer(JSON.stringify(body));
 
 /** The error a call fails with; it must be an ExchangeError written for people. */
 const failure = async (call: Promise<unknown>): Promise<ExchangeError> => {
-  const error = await call.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExchangeError);
-  const e = error as ExchangeError;
+  const e = await exchangeFailure(call);
   expect(e.message).not.toMatch(/\n\s+at |node_modules|\/work\//);
   expect(e.advice.length).toBeGreaterThan(0);
   return e;
