@@ -132,6 +132,49 @@ describe('the confirmation dialog', () => {
     ]);
   });
 
+  it('after a wrong password, brings its refusal into sight and the field back to the keyboard', async () => {
+    const { dialog, main, outcome } = await open(preparedDeposit());
+    let attempts = 0;
+    main.handle('operations:confirm', () => {
+      if (++attempts === 1) {
+        throw mainError(ErrorCode.WrongPassword, 'That password is wrong. Type it again.');
+      }
+      return operationResult(preparedDeposit());
+    });
+    // The dialog scrolls: what it brings into sight is what its body is scrolled to.
+    const shown: Element[] = [];
+    const scroll = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      shown.push(this);
+    });
+    try {
+      const view = within(dialog);
+      const field = view.getByLabelText('Spending password') as HTMLInputElement;
+      await fireEvent.input(field, { target: { value: 'not my password' } });
+      await fireEvent.click(view.getByRole('button', { name: 'Sign and deposit' }));
+      const refusal = await view.findByRole('alert');
+      expect(refusal.textContent).toContain('That password is wrong. Type it again.');
+      expect(shown).toContain(refusal);
+      expect(document.activeElement).toBe(field);
+      expect(field.value).toBe('');
+
+      // Wrong again: brought into sight again, not only the first time.
+      await fireEvent.input(field, { target: { value: 'still not it' } });
+      attempts = 0;
+      await fireEvent.click(view.getByRole('button', { name: 'Sign and deposit' }));
+      await waitFor(() => expect(shown.length).toBe(2));
+      expect(shown[1]).toBe(await view.findByRole('alert'));
+
+      await fireEvent.input(field, { target: { value: 'my long password' } });
+      await fireEvent.click(view.getByRole('button', { name: 'Sign and deposit' }));
+      await outcome;
+      expect(attempts).toBe(2);
+    } finally {
+      scroll.mockRestore();
+    }
+  });
+
   it('lists the differences and offers no way to sign a transaction that does not match', async () => {
     const { dialog, main, outcome } = await open(
       preparedOrder({
