@@ -94,6 +94,18 @@ describe('the app frame', () => {
     expect(location.hash).toBe('#/funds');
   });
 
+  it('shows another section from its top, not at the height the last one was scrolled to', async () => {
+    start(fakeMain({}));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    const area = heading.closest('.section');
+    if (!area) throw new Error('no scrolling area');
+    area.scrollTop = 600;
+    expect(area.scrollTop).toBe(600);
+    await fireEvent.keyDown(window, { code: 'Digit3', altKey: true });
+    await screen.findByRole('heading', { level: 1, name: 'Funds' });
+    expect(area.scrollTop).toBe(0);
+  });
+
   it('reads the markets once for the frame and every screen that shows them', async () => {
     location.hash = '#/trade';
     const main = start(fakeMain({ 'market:markets': () => [ADA_USDM] }));
