@@ -79,16 +79,16 @@ export class OrdersService {
   }
 
   async list(query: OrderQuery & { page: number; limit: number }): Promise<OrderPage> {
-    if (!query.side && !query.status) {
+    if (!query.symbol && !query.side && !query.status) {
       const { client } = await this.#client();
       return client.orderRecords({
         status: STATUS_OF_VIEW[query.view],
         page: query.page,
         limit: query.limit,
-        ...(query.symbol ? { symbol: query.symbol } : {}),
       });
     }
-    // The exchange filters by symbol only: side and status are filtered here, then paged.
+    // Filtered here, then paged: the exchange filters by symbol at most, and the seed's endpoint
+    // names no market filter (an exchange that ignores it would list every market).
     const all = await this.all(query);
     const start = (query.page - 1) * query.limit;
     return {

@@ -71,6 +71,24 @@ describe('OrdersService rows', () => {
     expect(exchange.calls).toHaveLength(reads);
   });
 
+  it('shows only the market asked for when the exchange lists every market', async () => {
+    const history = range(0, 300);
+    const { orders, rows, exchange } = setup({ orderHistory: history });
+    exchange.state.ignoresSymbol = true;
+    const night = await rows({ view: 'history', symbol: 'NIGHTUSDM', offset: 0, limit: 500 });
+    const expected = history.filter((o) => o.symbol === 'NIGHTUSDM');
+    expect(expected.length).toBeGreaterThan(50);
+    expect(night.total).toBe(expected.length);
+    expect(night.rows.map((r) => r.order.id)).toEqual(expected.map((o) => o.id));
+    expect(exchange.calls.every((c) => c.symbol === 'NIGHTUSDM')).toBe(true);
+
+    // A page of the list, as the pages are asked for: the same.
+    const page = await orders.list({ view: 'history', symbol: 'NIGHTUSDM', page: 2, limit: 40 });
+    expect(page.totalCount).toBe(expected.length);
+    expect(page.totalPages).toBe(Math.ceil(expected.length / 40));
+    expect(page.orders.map((o) => o.id)).toEqual(expected.slice(40, 80).map((o) => o.id));
+  });
+
   it('lists the trading history as one row per fill, newest first', async () => {
     const a = recordOf(1, { executions: 1 });
     const b = recordOf(0, { executions: 3 });
