@@ -1,7 +1,6 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { Money } from '../../../../src-shared/money';
 import { ErrorCode } from '../../../../src-shared/errors';
 import type { ExchangeError } from '../../../../src-main/exchange';
 import { type ExchangeClient } from '../../../../src-main/exchange';
@@ -11,6 +10,7 @@ import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
 import {
   API_KEY,
   exchangeFailure,
+  LIMIT_BUY,
   routedExchange,
 } from '../../../fixtures/exchange/routed-exchange';
 import { seedRecord } from '../../../fixtures/exchange/records';
@@ -137,15 +137,7 @@ describe('answers that are not the exchange speaking', () => {
           'bad thing\u0007 see https://internal.example/debug?api_key=deadbeef at /srv/app/handler.go:42 or C:\\svc\\x.dll',
         code: 4999,
       });
-    const e = await failure(
-      client().buildOrder({
-        symbol: 'ADAUSDM',
-        side: 'buy',
-        type: 'limit',
-        quantity: new Money('10'),
-        price: new Money('0.5'),
-      }),
-    );
+    const e = await failure(client().buildOrder(LIMIT_BUY));
     expect(e).toMatchObject({ exchangeCode: 4999, failure: 'rejected' });
     expect(e.message).toMatch(
       /refused to build the order \(code 4999: “bad thing see \[address\] at \[path\] or \[path\]”\)/,

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/errors';
-import { Money } from '../../../../src-shared/money';
 import type { ExchangeError } from '../../../../src-main/exchange';
 import { parseJsonExact } from '../../../../src-main/exchange/json';
 import { FakeClock } from '../../../fixtures/exchange/fake-clock';
 import { json, type FakeHandler } from '../../../fixtures/exchange/fake-server';
-import { exchangeFailure, routedExchange } from '../../../fixtures/exchange/routed-exchange';
+import {
+  exchangeFailure,
+  LIMIT_BUY,
+  routedExchange,
+} from '../../../fixtures/exchange/routed-exchange';
 import { legacyOpenRecord, pageOf, seedRecord } from '../../../fixtures/exchange/records';
 
 /**
@@ -293,15 +296,7 @@ describe('records repeated, or about something else than asked', () => {
 describe('answers that are not the exchange answering', () => {
   it('refuses a built order whose id could not be sent back, and reads a null tx_hash as none', async () => {
     route['POST /order/build'] = answerJson({ order_id: '../accounts/withdrawal', tx_hex: '84a0' });
-    const e = await failure(
-      client().buildOrder({
-        symbol: 'ADAUSDM',
-        side: 'buy',
-        type: 'limit',
-        quantity: new Money('10'),
-        price: new Money('0.5'),
-      }),
-    );
+    const e = await failure(client().buildOrder(LIMIT_BUY));
     expect(e.message).toMatch(/`order_id`: not an order id/);
     route['DELETE /order/submit'] = answerJson({ tx_hash: null });
     expect(await client().submitCancel('84a0a0f5f6')).toEqual({ txHash: null });
