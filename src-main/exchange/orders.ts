@@ -11,7 +11,6 @@ import {
   decodeOrderReply,
   decodeTxHex,
   exactJson,
-  expectOrder,
 } from './wire';
 
 /** Orders: build, submit, cancel, the record list and one record (seed 4.1 #1, 2, 3, 9, 10, 11). */
@@ -116,8 +115,11 @@ export const submitOrder = async (
     headers: api.auth(action, `POST ${path}`),
     ...(signal ? { signal } : {}),
   });
-  const where = { endpoint: reply.endpoint, action, ambiguous: true };
-  return expectOrder(decodeOrderReply(reply.body, where), orderId, where);
+  return decodeOrderReply(reply.body, orderId, {
+    endpoint: reply.endpoint,
+    action,
+    ambiguous: true,
+  });
 };
 
 export interface OrderRecordsQuery {
@@ -182,8 +184,7 @@ export class OrderLookup {
           headers: api.auth(action, `GET ${path}`),
           ...(signal ? { signal } : {}),
         });
-        const where = { endpoint: reply.endpoint, action };
-        return expectOrder(decodeOrderReply(reply.body, where), id, where);
+        return decodeOrderReply(reply.body, id, { endpoint: reply.endpoint, action });
       } catch (error) {
         if (!(error instanceof ExchangeError) || error.failure !== 'no-such-route') throw error;
         this.#route = 'path';
@@ -198,8 +199,7 @@ export class OrderLookup {
       headers: api.auth(action, 'GET /accounts/order/<id>'),
       ...(signal ? { signal } : {}),
     });
-    const where = { endpoint: 'GET /accounts/order/<id>', action };
-    return expectOrder(decodeOrderReply(reply.body, where), id, where);
+    return decodeOrderReply(reply.body, id, { endpoint: 'GET /accounts/order/<id>', action });
   }
 }
 

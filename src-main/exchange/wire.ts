@@ -704,8 +704,19 @@ export const decodeOrderRecordBySchema = (raw: unknown, where: AnswerOf, prefix 
 export const readsQuickly = (raw: Record<string, unknown>): boolean =>
   (isLegacyRecord(raw) ? quickly(fastLegacy, raw) : quickly(fastSeed, raw)) !== undefined;
 
-/** An answer holding one order: bare, `{order}`, or `{order_json}` (an object or JSON text). */
-export const decodeOrderReply = (body: unknown, where: AnswerOf): Order => {
+/**
+ * An answer holding one order: bare, `{order}`, or `{order_json}` (an object or JSON text). It
+ * must be about the order asked for (a lookup) or just submitted.
+ */
+export const decodeOrderReply = (body: unknown, id: string, where: AnswerOf): Order => {
+  const order = orderInReply(body, where);
+  if (order.id.toLowerCase() !== id.toLowerCase()) {
+    throw unexpectedAnswer(where, `it is about order ${preview(order.id)}, not ${preview(id)}`);
+  }
+  return order;
+};
+
+const orderInReply = (body: unknown, where: AnswerOf): Order => {
   if (isObject(body) && isObject(body.order)) return decodeOrderRecord(body.order, where, 'order');
   if (isObject(body) && 'order_json' in body) {
     let inner = body.order_json;
@@ -749,14 +760,6 @@ const recordsOf = (body: unknown, where: AnswerOf): Array<{ raw: unknown; path: 
     }
   });
   return out;
-};
-
-/** The order an answer must be about: the one asked for (a lookup) or just submitted. */
-export const expectOrder = (order: Order, id: string, where: AnswerOf): Order => {
-  if (order.id.toLowerCase() !== id.toLowerCase()) {
-    throw unexpectedAnswer(where, `it is about order ${preview(order.id)}, not ${preview(id)}`);
-  }
-  return order;
 };
 
 /**
