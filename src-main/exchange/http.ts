@@ -600,12 +600,11 @@ export class HttpTransport {
   ): unknown {
     if (text.trim() === '') return null;
     const declared = contentType.split(';')[0]?.trim() ?? '';
-    const parsed: ReturnType<typeof parseJson> = /html/i.test(declared)
-      ? { ok: false }
-      : parseJson(text);
+    const webPage = /html/i.test(declared);
+    const parsed: ReturnType<typeof parseJson> = webPage ? { ok: false } : parseJson(text);
     if (!parsed.ok) {
       const ambiguous = req.kind === 'submit';
-      const page = /html/i.test(declared) || /^\s*</.test(text);
+      const page = webPage || /^\s*</.test(text);
       throw new ExchangeError({
         failure: page ? 'gateway' : 'not-json',
         detail: page
