@@ -656,6 +656,24 @@ const decodeRecordWith = (
   return checkedRecord(fromSeed(seed), where, prefix, SEED_FIELDS);
 };
 
+/** Each key once in a list: a record repeated would be counted, or shown, twice. */
+const unique = <T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  what: string,
+  where: AnswerOf,
+  prefix: string,
+): void => {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) {
+      throw unexpectedAnswer(where, `\`${formatPath(prefix, [i])}\` repeats ${what} ${preview(k)}`);
+    }
+    seen.add(k);
+  });
+};
+
 /** Where a field set keeps an order's executions. */
 interface RecordFields {
   executions: string;
@@ -674,18 +692,17 @@ const checkedRecord = (
   prefix: string,
   fields: RecordFields,
 ): Order => {
-  const seen = new Set<string>();
+  if (order.executions.length === 0) return order;
+  const list = formatPath(prefix, [fields.executions]);
   order.executions.forEach((e, i) => {
-    const at = () => `\`${formatPath(prefix, [fields.executions, i])}\``;
     if (e.orderId !== order.id) {
       throw unexpectedAnswer(
         where,
-        `${at()} is an execution of another order (${preview(e.orderId)}, not ${preview(order.id)})`,
+        `\`${formatPath(list, [i])}\` is an execution of another order (${preview(e.orderId)}, not ${preview(order.id)})`,
       );
     }
-    if (seen.has(e.id)) throw unexpectedAnswer(where, `${at()} repeats execution ${preview(e.id)}`);
-    seen.add(e.id);
   });
+  unique(order.executions, (e) => e.id, 'execution', where, list);
   return order;
 };
 
@@ -871,24 +888,6 @@ const MAX_TRADES = 1_000;
 
 const BalanceList = z.array(BalanceEntry).max(MAX_BALANCES);
 
-/** Each key once in a list: a record repeated would be counted, or shown, twice. */
-const unique = <T>(
-  items: readonly T[],
-  key: (item: T) => string,
-  what: string,
-  where: AnswerOf,
-  prefix: string,
-): void => {
-  const seen = new Set<string>();
-  items.forEach((item, i) => {
-    const k = key(item);
-    if (seen.has(k)) {
-      throw unexpectedAnswer(where, `\`${formatPath(prefix, [i])}\` repeats ${what} ${preview(k)}`);
-    }
-    seen.add(k);
-  });
-};
-
 const unitOf = (asset: string, unit: string | null | undefined): string => {
   const u = (unit ?? '').trim();
   if (u === '' || u.toLowerCase() === 'lovelace') {
@@ -986,17 +985,19 @@ const listOf = (body: unknown, keys: readonly string[]): { list: unknown; prefix
 };
 
 /** Another market's data in an answer about this one is refused, not shown as this one's. */
-const sameMarket = (
-  items: ReadonlyArray<{ symbol?: string | null | undefined }>,
+const sameMarket = <T>(
+  items: readonly T[],
+  symbolOf: (item: T) => string | null | undefined,
   symbol: string,
   where: AnswerOf,
   prefix: string,
 ): void => {
   items.forEach((item, i) => {
-    if (item.symbol && item.symbol !== symbol) {
+    const said = symbolOf(item);
+    if (said && said !== symbol) {
       throw unexpectedAnswer(
         where,
-        `\`${formatPath(prefix, [i])}\` is about ${preview(item.symbol)}, not ${symbol} as asked`,
+        `\`${formatPath(prefix, [i])}\` is about ${preview(said)}, not ${symbol} as asked`,
       );
     }
   });
@@ -1006,14 +1007,7 @@ export const decodeCandles = (body: unknown, where: AnswerOf, symbol?: string): 
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'candles']);
   const candles = parseAnswer(CandleList, list, where, prefix);
-  if (symbol !== undefined) {
-    sameMarket(
-      candles.map((c) => ({ symbol: c.s })),
-      symbol,
-      where,
-      prefix,
-    );
-  }
+  if (symbol !== undefined) sameMarket(candles, (c) => c.s, symbol, where, prefix);
   unique(candles, (c) => String(c.t), 'the candle of time', where, prefix);
   return candles
     .map((c) => ({
@@ -1041,7 +1035,7 @@ export const decodeTrades = (body: unknown, symbol: string, where: AnswerOf): Ma
   if (body === null) return [];
   const { list, prefix } = listOf(body, ['data', 'trades']);
   const trades = parseAnswer(TradeList, list, where, prefix);
-  sameMarket(trades, symbol, where, prefix);
+  sameMarket(trades, (t) => t.symbol, symbol, where, prefix);
   return trades.map((t) => ({
     timestamp: t.timestamp,
     symbol: t.symbol ?? symbol,
