@@ -5,13 +5,13 @@ import { big, int, list, str, unbig, type Big } from './snapshot-codec.js';
 
 /** The market maker's internal account id. */
 export const MARKET_MAKER_ACCOUNT = '00000000-0000-4000-8000-00000000a11c';
-const LEVELS = 10;
+const LEVELS = 30;
 const SPACING_BP = 20n;
 const MAX_STEP_BP = 30;
 const MM_UTXO = `${'0'.repeat(64)}#0`;
 
 /**
- * The built-in market maker: an internal account that keeps ten bids and ten asks around a
+ * The built-in market maker: an internal account that keeps thirty bids and thirty asks around a
  * reference price moving as a seeded random walk. Each tick replaces its ladder, so resting
  * orders of traders get hit as the reference moves.
  */

@@ -19,14 +19,14 @@ const ladder = (exchange: Exchange, symbol: string): [bigint[][], bigint[][]] =>
 };
 
 describe('market maker', () => {
-  it('keeps ten levels a side around a reference that walks, the same for the same seed', () => {
+  it('keeps thirty levels a side around a reference that walks, the same for the same seed', () => {
     const a = ticks(42, 50);
     const b = ticks(42, 50);
     const c = ticks(43, 50);
     for (const symbol of ['ADAUSDM', 'NIGHTUSDM']) {
       const [bids, asks] = ladder(a, symbol);
-      expect(bids).toHaveLength(10);
-      expect(asks).toHaveLength(10);
+      expect(bids).toHaveLength(30);
+      expect(asks).toHaveLength(30);
       expect(ladder(b, symbol)).toEqual(ladder(a, symbol));
       expect(ladder(c, symbol)).not.toEqual(ladder(a, symbol));
       const reference = a.marketMaker.reference(symbol) ?? 0n;
@@ -40,8 +40,8 @@ describe('market maker', () => {
   it('replaces its own orders each tick instead of piling them up', () => {
     const exchange = ticks(1, 30);
     const open = [...exchange.engine.orders.values()].filter((o) => o.resting);
-    // Ten a side on each of the two markets, however many ticks went by.
-    expect(open).toHaveLength(40);
+    // Thirty a side on each of the two markets, however many ticks went by.
+    expect(open).toHaveLength(120);
   });
 
   it("hits a trader's resting order as the reference walks onto it", () => {

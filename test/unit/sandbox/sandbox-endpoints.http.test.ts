@@ -363,8 +363,8 @@ describe('market data', () => {
           'GET',
           `/market/depth?symbol=${symbol}`,
         );
-        expect(depth.body.bids).toHaveLength(10);
-        expect(depth.body.asks).toHaveLength(10);
+        expect(depth.body.bids).toHaveLength(30);
+        expect(depth.body.asks).toHaveLength(30);
         expect((depth.body.bids[0]?.price ?? 1) < (depth.body.asks[0]?.price ?? 0)).toBe(true);
       }
       const t = await new Trader(own.url).register();
