@@ -328,6 +328,34 @@ describe('TradeView', () => {
     );
   });
 
+  it('says the orders and fills wait for the unlock while locked, and reads them once unlocked', async () => {
+    let locked = true;
+    const { fake } = setup({
+      'session:status': () => ({ state: 'locked', walletName: 'Main' }),
+      'orders:all': () => (locked ? [] : [orderOf({ id: 'order-a' })]),
+    });
+    expect(
+      await screen.findByText('Your wallet is locked. Unlock it to see your open orders here.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/could not be read/)).toBeNull();
+    // No count it cannot know.
+    expect(screen.getByRole('tab', { name: 'Open orders' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('tab', { name: /Your fills/i }));
+    expect(
+      await screen.findByText('Your wallet is locked. Unlock it to see your fills here.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(/No fills yet/)).toBeNull();
+
+    locked = false;
+    fake.emit('session:changed', { state: 'unlocked', walletName: 'Main' });
+    await fireEvent.click(screen.getByRole('tab', { name: /Open orders/i }));
+    const table = await screen.findByRole('grid', { name: 'Open orders' });
+    expect(
+      within(table).getByRole('button', { name: 'Cancel Buy 100.0000 ADA at 0.6400' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Open orders (1)' })).toBeTruthy();
+  });
+
   it('switches market and watches the new one', async () => {
     const { fake } = setup();
     const picker = await screen.findByRole('combobox', { name: 'Market' });
