@@ -10,8 +10,13 @@ import { openBrowserBench, percentile, round } from './browser';
  * renderer's api ignores); the page notes when the frame that drew it is painted. Both clocks are
  * the machine's wall clock at sub-millisecond resolution (`timeOrigin + now()`). A minute of the
  * market maker's quotes: some thirty events, so the worst is not one unlucky frame in ten.
+ *
+ * Then, under Chromium's trace, the page's own work for each event: the style, layout and paint
+ * of the frame that drew it, on the CPU (the figure above also holds the wait for that frame and
+ * for a core, which this one leaves out). The book's part of a frame is what its markup decides.
  */
 const COLLECT_MS = 60_000;
+const TRACE_MS = 20_000;
 
 const nativeSend = WebSocket.prototype.send;
 WebSocket.prototype.send = function send(this: WebSocket, data: unknown, ...rest: unknown[]) {
@@ -24,7 +29,7 @@ WebSocket.prototype.send = function send(this: WebSocket, data: unknown, ...rest
 
 const bench = await openBrowserBench();
 try {
-  const { harness, page } = bench;
+  const { harness, page, browser } = bench;
   await page.addInitScript(() => {
     const w = window as unknown as { benchRepaints: number[] };
     w.benchRepaints = [];
@@ -36,6 +41,7 @@ try {
           const head = /^\{"benchSentAt":([\d.]+),/.exec(message.data);
           if (!head) return;
           const sent = Number(head[1]);
+          performance.mark('bench-depth');
           // The app's listener runs next and its update is drawn in the coming frame; a message
           // posted from that frame runs once it is painted.
           requestAnimationFrame(() => {
@@ -67,6 +73,67 @@ try {
     worst: round(Math.max(...times)),
     target: 50,
   });
+
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'blink.user_timing'] });
+  await page.waitForTimeout(TRACE_MS);
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+    traceEvents: TraceEvent[];
+  };
+  const drawing = drawingWork(trace.traceEvents);
+  report('book-drawing-per-depth-event', {
+    unit: 'ms (on the CPU)',
+    events: drawing.length,
+    median: round(percentile(drawing, 0.5)),
+    worst: round(Math.max(...drawing)),
+  });
 } finally {
   await bench.close();
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/**
+ * For each depth event that reached the page (its mark), the CPU time of the drawing work in the
+ * first frame after it: from the first style or layout after the mark to the paint that ends it.
+ */
+function drawingWork(events: TraceEvent[]): number[] {
+  // What the page spends drawing a frame: style, layout, pre-paint, paint and layerizing.
+  const DRAWING = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize']);
+  const main = events.find(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
+  if (!main) throw new Error('the trace has no renderer main thread');
+  const onMain = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid)
+    .sort((a, b) => a.ts - b.ts);
+  const marks = onMain.filter((e) => e.name === 'bench-depth').map((e) => e.ts);
+  const drawn = onMain.filter((e) => e.ph === 'X' && DRAWING.has(e.name));
+  const out: number[] = [];
+  for (const [k, at] of marks.entries()) {
+    const next = marks[k + 1] ?? Number.POSITIVE_INFINITY;
+    const first = drawn.findIndex((e) => e.ts >= at);
+    if (first < 0 || (drawn[first]?.ts ?? 0) >= next) continue;
+    // Nested events (a forced layout inside style, paint's own parts) are counted once.
+    let cpu = 0;
+    let until = 0;
+    for (const e of drawn.slice(first)) {
+      if (e.ts >= next) break;
+      if (e.ts < until) continue;
+      cpu += (e.tdur ?? e.dur ?? 0) / 1000;
+      until = e.ts + (e.dur ?? 0);
+      if (e.name === 'Layerize') break;
+    }
+    out.push(cpu);
+  }
+  if (out.length === 0) throw new Error('no depth event was drawn while tracing');
+  return out;
 }

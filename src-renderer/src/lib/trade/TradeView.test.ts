@@ -238,6 +238,48 @@ describe('TradeView', () => {
     });
   });
 
+  it('reads each side of the book to assistive technology as a table of levels', async () => {
+    const { fake } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6526/ });
+    fake.emit(
+      'market:depth',
+      depthOf(
+        'ADAUSDM',
+        Date.now(),
+        [
+          ['0.6600', '5'],
+          ['0.6700', '6'],
+        ],
+        [['0.6400', '7']],
+      ),
+    );
+    await screen.findByRole('button', { name: 'Ask 0.6600 USDM, 5.0000 ADA' });
+    const asks = screen.getByRole('table', { name: 'Asks: sell orders, lowest price last' });
+    const bids = screen.getByRole('table', { name: 'Bids: buy orders, highest price first' });
+    for (const side of [asks, bids]) {
+      expect(
+        within(side)
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['Price USDM', 'Amount ADA', 'Total ADA']);
+    }
+    // Each level a row of its price, its amount and the total up to it; asks highest first.
+    const levels = (side: HTMLElement) =>
+      within(side)
+        .getAllByRole('row')
+        .filter((row) => within(row).queryAllByRole('cell').length > 0)
+        .map((row) =>
+          within(row)
+            .getAllByRole('cell')
+            .map((c) => c.textContent?.trim()),
+        );
+    expect(levels(asks)).toEqual([
+      ['0.6700', '6.0000', '11.0000'],
+      ['0.6600', '5.0000', '5.0000'],
+    ]);
+    expect(levels(bids)).toEqual([['0.6400', '7.0000', '7.0000']]);
+  });
+
   it('keeps the keyboard in the book when the market maker quotes new prices', async () => {
     const { fake } = setup();
     await screen.findByRole('button', { name: /^Ask 0.6513/ });
