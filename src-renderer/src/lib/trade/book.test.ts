@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Depth } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
-import { affordable, bookView, sweep } from './book';
+import { affordable, bookView, depthBars, sweep } from './book';
 import { depthOf } from './fake-api';
 
 const view = (asks: Array<[string, string]>, bids: Array<[string, string]>) =>
@@ -26,10 +26,33 @@ describe('bookView', () => {
     expect(book.bids.map((r) => r.cumulative.toFixed())).toEqual(['2', '3']);
   });
 
-  it('scales both sides to the deeper one so their bars compare', () => {
-    const book = view([['1', '30']], [['0.9', '10']]);
-    expect(book.asks[0]?.fill).toBe(1);
-    expect(book.bids[0]?.fill).toBeCloseTo(1 / 3, 6);
+  it('scales the bars of both sides to the deeper one as shown, so they compare', () => {
+    const book = view(
+      [
+        ['1', '30'],
+        ['1.1', '1000'],
+      ],
+      [
+        ['0.9', '10'],
+        ['0.8', '5'],
+      ],
+    );
+    const [ask1, ask2] = book.asks;
+    const [bid1, bid2] = book.bids;
+    if (!ask1 || !ask2 || !bid1 || !bid2) throw new Error('levels missing');
+    // The best level of each side shown: the asks' deeper level is out of view.
+    const bar = depthBars([ask1], [bid1, bid2]);
+    expect(bar(ask1)).toBe(1);
+    expect(bar(bid1)).toBeCloseTo(1 / 3, 6);
+    expect(bar(bid2)).toBeCloseTo(1 / 2, 6);
+    // All shown: the ask at 1.1 (1,030 deep) fills its row and the rest shrink beside it.
+    const all = depthBars(book.asks, book.bids);
+    expect(all(ask2)).toBe(1);
+    expect(all(ask1)).toBeCloseTo(30 / 1030, 6);
+  });
+
+  it('draws no bar for an empty book', () => {
+    expect(depthBars([], [])({ cumulative: new Money(0) } as never)).toBe(0);
   });
 
   it('reports the spread exactly and as a share of the mid', () => {

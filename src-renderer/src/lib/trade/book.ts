@@ -12,8 +12,6 @@ export interface BookRow {
   cumulative: Decimal;
   /** Quote value from the best price up to and including this level. */
   cumulativeValue: Decimal;
-  /** Width of the depth bar: this level's running total against the deeper side's, 0..1. */
-  fill: number;
 }
 
 export interface BookView {
@@ -39,9 +37,9 @@ const runningTotals = (levels: readonly DepthLevel[]) => {
 };
 
 /**
- * The book as a trader reads it: each side best first, a running total per level and a depth bar
- * scaled to the deeper of the two sides, so the bars of both sides compare. Levels with nothing
- * left are dropped; a side is sorted best first whatever order it came in.
+ * The book as a trader reads it: each side best first, with a running total per level. Levels with
+ * nothing left are dropped; a side is sorted best first whatever order it came in. Every level is
+ * kept (a market order's estimate walks them all); the screen shows the best of them.
  */
 export const bookView = (depth: Depth | null, maxLevels = 200): BookView => {
   if (!depth) return { asks: [], bids: [], spread: null, spreadFraction: null };
@@ -56,18 +54,12 @@ export const bookView = (depth: Depth | null, maxLevels = 200): BookView => {
       .sort((a, b) => b.price.comparedTo(a.price))
       .slice(0, maxLevels),
   );
-  const deepest = Money.max(
-    asks.at(-1)?.cumulative ?? ZERO,
-    bids.at(-1)?.cumulative ?? ZERO,
-    new Money('0.000000001'),
-  );
   const row = ({ level, cumulative, value }: (typeof asks)[number]): BookRow => ({
     key: level.price.toFixed(),
     price: level.price,
     quantity: level.quantity,
     cumulative,
     cumulativeValue: value,
-    fill: Math.min(1, cumulative.div(deepest).toNumber()),
   });
   const bestAsk = asks[0]?.level.price;
   const bestBid = bids[0]?.level.price;
@@ -79,6 +71,19 @@ export const bookView = (depth: Depth | null, maxLevels = 200): BookView => {
     spread,
     spreadFraction: spread && mid && mid.greaterThan(0) ? spread.div(mid) : null,
   };
+};
+
+/**
+ * The depth bars of the levels shown, best first on each side: a level's bar is its running total
+ * as a share (0..1) of the deeper side's total as shown, so the bars of both sides compare and the
+ * deepest level in view fills its row, however many levels lie beyond it.
+ */
+export const depthBars = (
+  asks: readonly BookRow[],
+  bids: readonly BookRow[],
+): ((row: BookRow) => number) => {
+  const deepest = Money.max(asks.at(-1)?.cumulative ?? ZERO, bids.at(-1)?.cumulative ?? ZERO);
+  return (row) => (deepest.isZero() ? 0 : Math.min(1, row.cumulative.div(deepest).toNumber()));
 };
 
 /**
