@@ -5,11 +5,29 @@ describe('VirtualWindow', () => {
   it('renders only the rows in view plus a few either side', () => {
     const w = new VirtualWindow(() => 100_000, 28, 5);
     w.viewportHeight = 560;
-    expect([w.start, w.end]).toEqual([0, 25]);
+    // At the top: the 20 rows in view, one for a row cut at each edge when scrolled, and 10 below.
+    expect([w.start, w.end]).toEqual([0, 31]);
     w.scrollTop = 28 * 50_000;
-    expect([w.start, w.end]).toEqual([49_995, 50_025]);
+    expect([w.start, w.end]).toEqual([49_995, 50_026]);
     expect([w.viewStart, w.viewEnd]).toEqual([50_000, 50_020]);
     expect(w.height).toBe(2_800_000);
+  });
+
+  it('draws as many rows wherever the list is scrolled, the view and a few either side', () => {
+    const w = new VirtualWindow(() => 1_000, 28, 5);
+    w.viewportHeight = 570;
+    const end = 1_000 * 28 - 570;
+    for (const top of [0, 1, 14, 27, 28, 100, 140, 141, 5_000, 13_337, end - 100, end - 1, end]) {
+      w.scrollTop = top;
+      expect(w.end - w.start).toBe(32);
+      expect(w.start).toBeLessThanOrEqual(Math.max(0, w.viewStart - 5));
+      expect(w.end).toBeGreaterThanOrEqual(Math.min(1_000, w.viewEnd + 5));
+    }
+    // At the ends, the rows that cannot be drawn beyond the list are drawn on the other side.
+    w.scrollTop = 0;
+    expect([w.start, w.end]).toEqual([0, 32]);
+    w.scrollTop = end;
+    expect([w.start, w.end]).toEqual([968, 1_000]);
   });
 
   it('never runs past either end of the list', () => {
@@ -27,7 +45,8 @@ describe('VirtualWindow', () => {
     w.viewportHeight = 1000;
     expect(w.end).toBe(3);
     count = 70;
-    expect(w.end).toBe(50);
+    // The 50 rows a view of 1000 px holds, and one for a row cut at each edge when scrolled.
+    expect(w.end).toBe(51);
   });
 
   it('scrolls as little as possible to show a row whole', () => {

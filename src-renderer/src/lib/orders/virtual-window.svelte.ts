@@ -26,9 +26,24 @@ export class VirtualWindow {
       Math.ceil((this.scrollTop + Math.max(this.viewportHeight, this.rowHeight)) / this.rowHeight),
     ),
   );
-  /** The rows drawn: those in view and `overscan` either side. */
-  readonly start = $derived.by(() => Math.max(0, this.viewStart - this.overscan));
-  readonly end = $derived.by(() => Math.min(this.total, this.viewEnd + this.overscan));
+  /**
+   * How many rows are drawn: as many as the view can show (cut at both edges) and `overscan`
+   * either side. The same number wherever the list is scrolled: at either end of the list the
+   * rows that cannot be drawn beyond it are drawn on the other side instead, and a row cut in
+   * half still counts, so scrolling never adds nor removes a row element (each is a change the
+   * browser lays out from the page's root, not from the row).
+   */
+  readonly drawn = $derived.by(
+    () =>
+      Math.ceil(Math.max(this.viewportHeight, this.rowHeight) / this.rowHeight) +
+      1 +
+      2 * this.overscan,
+  );
+  /** The rows drawn, [start, end): those in view and at least `overscan` either side. */
+  readonly start = $derived.by(() =>
+    Math.max(0, Math.min(this.viewStart - this.overscan, this.total - this.drawn)),
+  );
+  readonly end = $derived.by(() => Math.min(this.total, this.start + this.drawn));
   /** How many whole rows fit: a page for PageUp / PageDown. */
   readonly pageSize = $derived.by(() =>
     Math.max(1, Math.floor(this.viewportHeight / this.rowHeight) - 1),
