@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { report } from './measure';
-import { openBrowserBench, percentile, round } from './browser';
+import { openBrowserBench, percentile, rendererMain, round, type TraceEvent } from './browser';
 
 /**
  * From a depth event leaving main to the order book repainted, in Chromium through the harness,
@@ -90,17 +90,6 @@ try {
   await bench.close();
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string };
-}
-
 /**
  * For each depth event that reached the page (its mark), the CPU time of the drawing work in the
  * first frame after it: from the first style or layout after the mark to the paint that ends it.
@@ -108,13 +97,7 @@ interface TraceEvent {
 function drawingWork(events: TraceEvent[]): number[] {
   // What the page spends drawing a frame: style, layout, pre-paint, paint and layerizing.
   const DRAWING = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize']);
-  const main = events.find(
-    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
-  );
-  if (!main) throw new Error('the trace has no renderer main thread');
-  const onMain = events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid)
-    .sort((a, b) => a.ts - b.ts);
+  const onMain = rendererMain(events).sort((a, b) => a.ts - b.ts);
   const marks = onMain.filter((e) => e.name === 'bench-depth').map((e) => e.ts);
   const drawn = onMain.filter((e) => e.ph === 'X' && DRAWING.has(e.name));
   const out: number[] = [];

@@ -51,3 +51,32 @@ export const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 };
+
+/** One event of Chromium's trace, with the fields the benches read. */
+export interface TraceEvent {
+  name: string;
+  cat?: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** Time on the CPU (the thread may wait for a core while other programs run). */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  id2?: { local?: string };
+  args?: {
+    name?: string;
+    animation_frame_timing_info?: { duration_ms?: number };
+    /** A task's: the source file that posted it. */
+    src_file?: string;
+  };
+}
+
+/** The events of the page's renderer main thread (where its script, style, layout and paint run). */
+export const rendererMain = (events: readonly TraceEvent[]): TraceEvent[] => {
+  const main = events.find(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
+  if (!main) throw new Error('the trace has no renderer main thread');
+  return events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+};

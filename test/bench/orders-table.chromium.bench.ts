@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { ordersHandlers } from '../../src-main/app/orders/handlers';
 import { OrdersService } from '../../src-main/app/orders/service';
 import { recordOf, recordsExchange } from '../fixtures/orders/records';
-import { openBrowserBench, percentile, round } from './browser';
+import { openBrowserBench, percentile, rendererMain, round, type TraceEvent } from './browser';
 import { report } from './measure';
 
 /**
@@ -321,25 +321,6 @@ try {
   await bench.close();
 }
 
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  /** Time on the CPU (the thread may wait for a core while other programs run). */
-  tdur?: number;
-  pid: number;
-  tid: number;
-  id2?: { local?: string };
-  args?: {
-    name?: string;
-    animation_frame_timing_info?: { duration_ms?: number };
-    /** A task's: the source file that posted it. */
-    src_file?: string;
-  };
-}
-
 /**
  * Each animation frame of the page's renderer while the list scrolled (Chromium's own
  * `AnimationFrame`: from the first task that led to the frame until it was drawn): the
@@ -356,11 +337,7 @@ function frameWork(events: TraceEvent[]): {
   gc: number[];
   fullCollections: number;
 } {
-  const main = events.find(
-    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
-  );
-  if (!main) throw new Error('the trace has no renderer main thread');
-  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const onMain = rendererMain(events);
   const mark = (name: string) => onMain.find((e) => e.name === name)?.ts ?? Number.NaN;
   const [from, to] = [mark('bench-scroll-start'), mark('bench-scroll-end')];
   const patterns = onMain

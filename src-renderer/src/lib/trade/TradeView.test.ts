@@ -93,6 +93,18 @@ const press = (key: string, init: KeyboardEventInit = {}) =>
 const valueOf = (label: RegExp) =>
   (screen.getByRole('textbox', { name: label }) as HTMLInputElement).value;
 
+/** The market maker quotes anew: two asks at 0.66 and 0.67, a bid at 0.64 (every price moved). */
+const requoted = () =>
+  depthOf(
+    'ADAUSDM',
+    Date.now(),
+    [
+      ['0.6600', '5'],
+      ['0.6700', '6'],
+    ],
+    [['0.6400', '7']],
+  );
+
 const lastCall = (fake: ReturnType<typeof fakeApi>, channel: string) =>
   fake.calls.filter((c) => c.channel === channel).at(-1)?.request;
 
@@ -241,18 +253,7 @@ describe('TradeView', () => {
   it('reads each side of the book to assistive technology as a table of levels', async () => {
     const { fake } = setup();
     await screen.findByRole('button', { name: /^Ask 0.6526/ });
-    fake.emit(
-      'market:depth',
-      depthOf(
-        'ADAUSDM',
-        Date.now(),
-        [
-          ['0.6600', '5'],
-          ['0.6700', '6'],
-        ],
-        [['0.6400', '7']],
-      ),
-    );
+    fake.emit('market:depth', requoted());
     await screen.findByRole('button', { name: 'Ask 0.6600 USDM, 5.0000 ADA' });
     const asks = screen.getByRole('table', { name: 'Asks: sell orders, lowest price last' });
     const bids = screen.getByRole('table', { name: 'Bids: buy orders, highest price first' });
@@ -286,18 +287,7 @@ describe('TradeView', () => {
     await press('o');
     expect(document.activeElement?.getAttribute('aria-label')).toMatch(/^Ask 0.6513/);
     // Every price moves: the focused level's price is gone from the book.
-    fake.emit(
-      'market:depth',
-      depthOf(
-        'ADAUSDM',
-        Date.now(),
-        [
-          ['0.6600', '5'],
-          ['0.6700', '6'],
-        ],
-        [['0.6400', '7']],
-      ),
-    );
+    fake.emit('market:depth', requoted());
     await screen.findByRole('button', { name: 'Ask 0.6600 USDM, 5.0000 ADA' });
     const book = screen.getByRole('region', { name: 'Order book' });
     expect(book.contains(document.activeElement)).toBe(true);
