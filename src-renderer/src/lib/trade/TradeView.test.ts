@@ -281,6 +281,21 @@ describe('TradeView', () => {
     expect(levels(bids)).toEqual([['0.6400', '7.0000', '7.0000']]);
   });
 
+  it('warns when the exchange sends a book whose best bid reaches its best ask', async () => {
+    const { fake } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6526/ });
+    const book = screen.getByRole('region', { name: 'Order book' });
+    expect(within(book).queryByRole('status')).toBeNull();
+    fake.emit('market:depth', depthOf('ADAUSDM', Date.now(), [['0.6600', '5']], [['0.6700', '7']]));
+    await waitFor(() =>
+      expect(within(book).getByRole('status').textContent).toMatch(/crossed book/),
+    );
+    // Its levels are still shown, as sent.
+    expect(screen.getByRole('button', { name: 'Bid 0.6700 USDM, 7.0000 ADA' })).toBeTruthy();
+    fake.emit('market:depth', requoted());
+    await waitFor(() => expect(within(book).queryByRole('status')).toBeNull());
+  });
+
   it('keeps the keyboard in the book when the market maker quotes new prices', async () => {
     const { fake } = setup();
     await screen.findByRole('button', { name: /^Ask 0.6513/ });
