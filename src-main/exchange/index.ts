@@ -24,6 +24,7 @@ export { ExchangeClient, type ExchangeClientOptions, type ExchangeConfig } from 
 export type { OrderRecordsQuery, OrderRequest } from './orders';
 export {
   ExchangeStreams,
+  FLOOD_BURST_SECONDS,
   type AccountEvent,
   type StreamHandle,
   type StreamOptions,

@@ -53,8 +53,9 @@ export interface StreamOptions {
   /** Largest message accepted. Default 4 MiB. */
   maxMessageBytes?: number;
   /**
-   * Most messages, and bytes, read in any one second (default 200 and 16 MiB): a server that
-   * sends more is flooding, and its connection is dropped and retried later with backoff.
+   * Most messages, and bytes, read a second over time (default 200 and 16 MiB): a server that
+   * sends more is flooding, and its connection is dropped and retried later with backoff. A
+   * burst of up to `FLOOD_BURST_SECONDS` of that budget is read (see `Stream.#flooding`).
    */
   maxMessagesPerSecond?: number;
   maxBytesPerSecond?: number;
@@ -62,6 +63,14 @@ export interface StreamOptions {
 }
 
 export type { AccountEvent };
+
+/**
+ * Seconds of the flood budget a connection can save up and then read at once. Main reads a
+ * stream's messages when its event loop is free: after it was busy for a second or two (a large
+ * export, a slow disk, the machine waking up), what the server sent meanwhile, at a normal rate,
+ * arrives together, and must not read as a flood.
+ */
+export const FLOOD_BURST_SECONDS = 5;
 
 const NO_STREAM =
   'This network has no live updates; Countersign refreshes by asking the exchange every few seconds.';
@@ -96,10 +105,10 @@ class Stream {
   #lastFailure: string | null = null;
   #dropped = 0;
   #lastDropLog = 0;
-  /** The current one-second window of what was received, for the flood limit. */
-  #windowStart = 0;
-  #windowMessages = 0;
-  #windowBytes = 0;
+  /** The flood budget left (messages and bytes), as of `#budgetAt`. */
+  #budgetAt = 0;
+  #messageBudget = 0;
+  #byteBudget = 0;
   /** Connections dropped for flooding since the last stable one: each lengthens the backoff. */
   #floods = 0;
 
@@ -153,6 +162,9 @@ class Stream {
     this.#lastFailure = null;
     ws.on('open', () => {
       this.#alive = true;
+      this.#budgetAt = this.owner.clock.now();
+      this.#messageBudget = o.maxMessagesPerSecond * FLOOD_BURST_SECONDS;
+      this.#byteBudget = o.maxBytesPerSecond * FLOOD_BURST_SECONDS;
       this.owner.report(this, 'live', 'Live.');
       this.#stable = setTimeout(() => {
         this.#attempt = 0;
@@ -209,21 +221,32 @@ class Stream {
     });
   }
 
-  /** Counts a message into the current second; true when the second's budget is exceeded. */
+  /**
+   * Takes a message from the flood budget; true when the budget is spent. The budget fills at
+   * the limits' rate, up to `FLOOD_BURST_SECONDS` of it (a token bucket): a server that keeps
+   * sending faster than the limits spends it and is cut off, while messages that arrive
+   * together after main was busy are paid for by the time it was busy.
+   */
   #flooding(data: RawData): boolean {
     const o = this.owner.options;
     const now = this.owner.clock.now();
-    if (now - this.#windowStart >= 1_000 || now < this.#windowStart) {
-      this.#windowStart = now;
-      this.#windowMessages = 0;
-      this.#windowBytes = 0;
-    }
+    // A clock set back gives no budget (and takes none).
+    const seconds = Math.max(0, now - this.#budgetAt) / 1_000;
+    this.#budgetAt = now;
+    this.#messageBudget = Math.min(
+      o.maxMessagesPerSecond * FLOOD_BURST_SECONDS,
+      this.#messageBudget + seconds * o.maxMessagesPerSecond,
+    );
+    this.#byteBudget = Math.min(
+      o.maxBytesPerSecond * FLOOD_BURST_SECONDS,
+      this.#byteBudget + seconds * o.maxBytesPerSecond,
+    );
     const bytes = Array.isArray(data)
       ? data.reduce((sum, part) => sum + part.length, 0)
       : data.byteLength;
-    this.#windowMessages++;
-    this.#windowBytes += bytes;
-    return this.#windowMessages > o.maxMessagesPerSecond || this.#windowBytes > o.maxBytesPerSecond;
+    this.#messageBudget -= 1;
+    this.#byteBudget -= bytes;
+    return this.#messageBudget < 0 || this.#byteBudget < 0;
   }
 
   #receive(data: RawData, isBinary: boolean): void {

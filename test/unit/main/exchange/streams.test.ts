@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { serialize } from '../../../../src-shared/domain';
 import {
   ExchangeStreams,
+  FLOOD_BURST_SECONDS,
   type AccountEvent,
   type StreamOptions,
   type StreamStatus,
@@ -366,22 +367,60 @@ describe('live updates', () => {
     expect(clock.sleeps).toEqual([]);
   });
   it('a flood of messages drops the connection, which is retried later with a longer backoff', async () => {
+    const burst = 100 * FLOOD_BURST_SECONDS;
     const server = await startWs();
     server.onConnection = ({ ws }) => {
       if (server.connections.length > 1) return;
-      for (let i = 0; i < 300; i++) ws.send(JSON.stringify({ price: i + 1 }));
+      for (let i = 0; i < burst + 200; i++) ws.send(JSON.stringify({ price: i + 1 }));
     };
     const { streams, clock, states } = streamsFor(server.url, { maxMessagesPerSecond: 100 });
     const prices: string[] = [];
     streams.price('ADAUSDM', (p) => prices.push(p.toFixed()));
     await until(() => server.connections.length === 2);
     // What came within the budget was used; the rest was never decoded.
-    expect(prices).toHaveLength(100);
+    expect(prices).toHaveLength(burst);
     expect(states.find((s) => s.state === 'down')?.detail).toMatch(
       /No live updates: the server sent more messages than Countersign can read\. Retrying in 2 s/,
     );
     expect(clock.sleeps).toEqual([2_000]);
     expectNoKey(states);
+  });
+
+  it('reads in full what arrives at once after main was busy, and cuts off a server that keeps flooding', async () => {
+    const server = await startWs();
+    let send: (count: number) => Promise<void> = async () => undefined;
+    server.onConnection = ({ ws }) => {
+      let next = 1;
+      send = (count) =>
+        new Promise((resolve) => {
+          for (let i = 0; i < count; i++) ws.send(JSON.stringify({ price: next++ }));
+          ws.ping(() => resolve());
+        });
+    };
+    const { streams, clock, states } = streamsFor(server.url, { maxMessagesPerSecond: 100 });
+    const prices: string[] = [];
+    streams.price('ADAUSDM', (p) => prices.push(p.toFixed()));
+    await until(() => server.connections.length === 1 && states.at(-1)?.state === 'live');
+    // Nearly the whole saved-up budget at once: read.
+    const burst = 100 * FLOOD_BURST_SECONDS;
+    await send(burst - 10);
+    await until(() => prices.length === burst - 10);
+    // Main was busy for three seconds while the server sent at its normal rate: those messages
+    // arrive together, and every one is read.
+    clock.advance(3_000);
+    await send(300);
+    await until(() => prices.length === burst + 290);
+    expect(states.at(-1)?.state).toBe('live');
+    expect(server.connections).toHaveLength(1);
+    // A server that goes on sending faster than the limit runs out of budget and is cut off.
+    const before = states.length;
+    clock.advance(1_000);
+    await send(200);
+    await until(() => states.slice(before).some((s) => s.state === 'down'));
+    expect(prices).toHaveLength(burst + 290 + 100 + 10);
+    expect(states.slice(before).find((s) => s.state === 'down')?.detail).toMatch(
+      /the server sent more messages than Countersign can read/,
+    );
   });
 
   it('keeps every digit of a number in a message; refuses an absurd or repeated one', async () => {
