@@ -1009,6 +1009,17 @@ export const decodeCandles = (body: unknown, where: AnswerOf, symbol?: string): 
   const candles = parseAnswer(CandleList, list, where, prefix);
   if (symbol !== undefined) sameMarket(candles, (c) => c.s, symbol, where, prefix);
   unique(candles, (c) => String(c.t), 'the candle of time', where, prefix);
+  // A candle's low and high bound its open and close: one that says otherwise was not made from
+  // trades, and would be drawn as a price that never was.
+  candles.forEach((c, i) => {
+    const [low, high] = [c.l, c.h];
+    if (low.gt(c.o) || low.gt(c.c) || high.lt(c.o) || high.lt(c.c)) {
+      throw unexpectedAnswer(
+        where,
+        `\`${formatPath(prefix, [i])}\` is a candle whose low ${low.toFixed()} and high ${high.toFixed()} do not enclose its open ${c.o.toFixed()} and close ${c.c.toFixed()}`,
+      );
+    }
+  });
   return candles
     .map((c) => ({
       time: c.t,

@@ -251,7 +251,7 @@ describe('records repeated, or about something else than asked', () => {
     );
   });
 
-  it('refuses trades or candles of another market, and repeated levels or candles', async () => {
+  it('refuses trades or candles of another market, repeated levels or candles, and a candle that does not hold together', async () => {
     route['GET /market/recent-trades'] = answerJson([
       { timestamp: '2025-03-14T09:26:53Z', symbol: 'NIGHTUSDM', side: 'sell', price: 1, amount: 2 },
     ]);
@@ -268,6 +268,20 @@ describe('records repeated, or about something else than asked', () => {
       { t: 1741944600, o: 2, h: 2, l: 2, c: 2, v: 2 },
     ]);
     expect((await failure(chart())).message).toMatch(/`\[1\]` repeats the candle of time/);
+    for (const bad of [
+      { o: 1, h: 0.9, l: 0.8, c: 0.85 },
+      { o: 1, h: 1.2, l: 0.8, c: 1.3 },
+      { o: 1, h: 1.2, l: 1.1, c: 1.15 },
+      { o: 1, h: 0.8, l: 1.2, c: 1 },
+    ]) {
+      route['GET /market/graph/ADAUSDM'] = answerJson([
+        { t: 1741944300, o: 1, h: 1, l: 1, c: 1, v: 1 },
+        { t: 1741944600, ...bad, v: 1 },
+      ]);
+      expect((await failure(chart())).message).toMatch(
+        /`\[1\]` is a candle whose low .* and high .* do not enclose its open .* and close/,
+      );
+    }
     route['GET /market/depth'] = answerJson({
       timestamp: 1741944413000,
       bids: [
