@@ -169,12 +169,19 @@ const readDecimal = (value: unknown): Read<Decimal> => {
 /** A decimal that may not be negative (quantities, prices, balances, fees). */
 const NonNegative = scalar(readDecimal);
 
-const readIntLike = (v: unknown): Read<number> =>
-  (typeof v === 'number' && Number.isSafeInteger(v)) ||
-  (typeof v === 'string' && /^-?\d{1,15}$/.test(v))
-    ? { ok: Number(v) }
-    : `not a whole number (${preview(v)})`;
-const IntLike = scalar(readIntLike);
+/** A rate in basis points: a whole number from 0 to 10,000 (100 %), as the exchange bounds them. */
+const readBasisPoints = (v: unknown): Read<number> => {
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= 10_000
+    ? { ok: n }
+    : `not a whole number of basis points from 0 to 10000 (${preview(v)})`;
+};
+const BasisPoints = scalar(readBasisPoints);
+const basisPointsOrNull = (v: unknown): number | null => {
+  const read = readBasisPoints(v);
+  return typeof read === 'string' ? null : read.ok;
+};
 
 const ISO_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/;
 /** Other ISO 8601 forms: a space for the T, no seconds, an offset, or no zone (UTC, the seed's). */
@@ -335,9 +342,9 @@ const SeedOrder = z.object({
   executed_price: NonNegative.nullish(),
   ob_open_order_base_qty: NonNegative.nullish(),
   market_order_limit_price: NonNegative.nullish(),
-  slippage_bp: IntLike.nullish(),
+  slippage_bp: BasisPoints.nullish(),
   commission: NonNegative.nullish(),
-  commission_rate_bp: IntLike.nullish(),
+  commission_rate_bp: BasisPoints.nullish(),
   commission_unit: z.string().max(120).nullish(),
   active_order_utxo_id: z.string().max(200).nullish(),
   created_at: Time,
@@ -408,7 +415,7 @@ const fastText = (max: number) => (value: unknown) => {
 const fastText120 = fastText(120);
 const fastText200 = fastText(200);
 const fastDecimal = (value: unknown): Decimal => take(readDecimal(value));
-const fastInt = (value: unknown): number => take(readIntLike(value));
+const fastBasisPoints = (value: unknown): number => take(readBasisPoints(value));
 const fastTime = (value: unknown): string => take(readTime(value));
 const fastList = <T>(value: unknown, read: (item: Record<string, unknown>) => T): T[] => {
   if (!Array.isArray(value)) throw GIVE_UP;
@@ -458,9 +465,9 @@ const fastSeed = (r: Record<string, unknown>): SeedRecord => ({
   executed_price: optional(r.executed_price, fastDecimal),
   ob_open_order_base_qty: optional(r.ob_open_order_base_qty, fastDecimal),
   market_order_limit_price: optional(r.market_order_limit_price, fastDecimal),
-  slippage_bp: optional(r.slippage_bp, fastInt),
+  slippage_bp: optional(r.slippage_bp, fastBasisPoints),
   commission: optional(r.commission, fastDecimal),
-  commission_rate_bp: optional(r.commission_rate_bp, fastInt),
+  commission_rate_bp: optional(r.commission_rate_bp, fastBasisPoints),
   commission_unit: optional(r.commission_unit, fastText120),
   active_order_utxo_id: optional(r.active_order_utxo_id, fastText200),
   created_at: fastTime(r.created_at),
@@ -612,7 +619,7 @@ const fromLegacy = (r: z.output<typeof LegacyOrder>): Order => {
     executedPrice,
     openBaseQty: remaining,
     marketOrderLimitPrice: null,
-    slippageBp: slippage !== null && Number.isInteger(slippage) ? slippage : null,
+    slippageBp: slippage === null ? null : basisPointsOrNull(slippage),
     commission: r.fee_charged ?? ZERO,
     commissionRateBp: null,
     commissionUnit: r.fee_unit ?? '',

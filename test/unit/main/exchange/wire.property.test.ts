@@ -63,7 +63,7 @@ const time = fc.oneof(
   fc.integer({ min: 100_000_000_001, max: 4_000_000_000_000 }),
   fc.integer({ min: 0, max: 4_000_000_000 }).map(String),
 );
-const intLike = fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), fc.nat(10_000).map(String));
+const basisPoints = fc.oneof(fc.nat(10_000), fc.nat(10_000).map(String));
 const text = (max: number) => fc.string({ maxLength: max });
 const side = fc.constantFrom('buy', 'sell', 'BUY', 'Sell');
 const type = fc.constantFrom('limit', 'market', 'LIMIT', 'Market');
@@ -123,9 +123,9 @@ const seedRecord = fc.record(
     executed_price: maybe(decimal),
     ob_open_order_base_qty: maybe(decimal),
     market_order_limit_price: maybe(decimal),
-    slippage_bp: maybe(intLike),
+    slippage_bp: maybe(basisPoints),
     commission: maybe(decimal),
-    commission_rate_bp: maybe(intLike),
+    commission_rate_bp: maybe(basisPoints),
     commission_unit: maybe(text(120)),
     active_order_utxo_id: maybe(text(200)),
     created_at: time,

@@ -219,6 +219,12 @@ describe('one order record, either field set, any wrapper', () => {
       [{ ...seedRecord(), price: 'twelve' }, /`price`: not a decimal number \("twelve"\)/],
       [{ ...seedRecord(), executed_base_qty: '-1' }, /`executed_base_qty`: must not be negative/],
       [{ ...seedRecord(), status: 'exploded' }, /`status`/],
+      [
+        { ...seedRecord(), commission_rate_bp: -10 },
+        /`commission_rate_bp`: not a whole number of basis points from 0 to 10000 \(-10\)/,
+      ],
+      [{ ...seedRecord(), slippage_bp: '10001' }, /`slippage_bp`: not a whole number of basis/],
+      [{ ...seedRecord(), slippage_bp: 2.5 }, /`slippage_bp`: not a whole number of basis/],
       [{ ...seedRecord(), created_at: 'yesterday' }, /`created_at`: not a time/],
       [{ ...seedRecord(), price: undefined }, /`price` is missing \(a limit order has a price\)/],
       [
