@@ -1,5 +1,14 @@
 import { generateMnemonic } from 'bip39';
+import type { Harness } from '../harness/server';
 import { expect, test } from './fixtures';
+
+/** A wallet restored through main, so the app opens on its screens rather than onboarding. */
+const withWallet = (harness: Harness) =>
+  harness.services.handlers.wallet.restore({
+    name: 'Main',
+    words: generateMnemonic(256),
+    password: 'correct horse battery',
+  });
 
 /**
  * The order book fills the height it is given: each side shows as many levels as it holds, best
@@ -10,11 +19,7 @@ test('the book shows as many levels as its panel holds, more on a taller window'
   page,
   harness,
 }) => {
-  await harness.services.handlers.wallet.restore({
-    name: 'Main',
-    words: generateMnemonic(256),
-    password: 'correct horse battery',
-  });
+  await withWallet(harness);
   const book = page.getByRole('region', { name: 'Order book' });
   const asks = book.getByRole('button', { name: /^Ask / });
   const bids = book.getByRole('button', { name: /^Bid / });
@@ -59,4 +64,47 @@ test('the book shows as many levels as its panel holds, more on a taller window'
   expect(large).toBeLessThan(huge);
   // At 4K the whole of the market maker's ladder fits.
   expect(huge).toBe(30);
+});
+
+/**
+ * On a small window, grouping the book by a coarser price step shows more of its depth: each
+ * group adds up the levels within a step, at the price that reaches all of them.
+ */
+test('grouping the book by a price step shows a deeper book in a small panel', async ({
+  page,
+  harness,
+}) => {
+  await withWallet(harness);
+  await page.setViewportSize({ width: 1024, height: 680 });
+  await page.goto(`${harness.url}#/trade`);
+  const book = page.getByRole('region', { name: 'Order book' });
+  const asks = book.getByRole('button', { name: /^Ask / });
+  await expect(asks.first()).toBeVisible({ timeout: 30_000 });
+  const priceOf = (label: string | null) => Number(/^Ask ([\d.]+)/.exec(label ?? '')?.[1]);
+  /** The price range the asks shown span, from the best to the deepest. */
+  const span = async () => {
+    const labels = await asks.evaluateAll((buttons) =>
+      buttons.map((b) => b.getAttribute('aria-label')),
+    );
+    const prices = labels.map(priceOf);
+    return { count: prices.length, range: Math.max(...prices) - Math.min(...prices), prices };
+  };
+  const quoted = await span();
+
+  await book.getByRole('combobox', { name: 'Group' }).selectOption('0.001');
+  await expect(async () => {
+    const grouped = await span();
+    // Whole steps of 0.001, as many rows as before, spanning a wider range of prices.
+    for (const price of grouped.prices)
+      expect(Math.round(price * 1000)).toBeCloseTo(price * 1000, 6);
+    expect(grouped.count).toBe(quoted.count);
+    expect(grouped.range).toBeGreaterThan(quoted.range);
+  }).toPass();
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    await page.screenshot({ path: `test-results/screens/book-grouped-1024-${theme}.png` });
+  }
+  // Kept for this market when the screen is opened again.
+  await page.reload();
+  await expect(book.getByRole('combobox', { name: 'Group' })).toHaveValue('0.001');
 });

@@ -105,6 +105,17 @@ const requoted = () =>
     [['0.6400', '7']],
   );
 
+/** The levels of one side of the book as read: each row's price, amount and running total. */
+const levels = (side: HTMLElement) =>
+  within(side)
+    .getAllByRole('row')
+    .filter((row) => within(row).queryAllByRole('cell').length > 0)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent?.trim()),
+    );
+
 const lastCall = (fake: ReturnType<typeof fakeApi>, channel: string) =>
   fake.calls.filter((c) => c.channel === channel).at(-1)?.request;
 
@@ -265,20 +276,50 @@ describe('TradeView', () => {
       ).toEqual(['Price USDM', 'Amount ADA', 'Total ADA']);
     }
     // Each level a row of its price, its amount and the total up to it; asks highest first.
-    const levels = (side: HTMLElement) =>
-      within(side)
-        .getAllByRole('row')
-        .filter((row) => within(row).queryAllByRole('cell').length > 0)
-        .map((row) =>
-          within(row)
-            .getAllByRole('cell')
-            .map((c) => c.textContent?.trim()),
-        );
     expect(levels(asks)).toEqual([
       ['0.6700', '6.0000', '11.0000'],
       ['0.6600', '5.0000', '5.0000'],
     ]);
     expect(levels(bids)).toEqual([['0.6400', '7.0000', '7.0000']]);
+  });
+
+  it('groups the book by the price step the trader chooses, kept per market', async () => {
+    const { fake } = setup();
+    await screen.findByRole('button', { name: /^Ask 0.6526/ });
+    const depth = () =>
+      depthOf(
+        'ADAUSDM',
+        Date.now(),
+        [
+          ['0.6511', '5'],
+          ['0.6519', '6'],
+          ['0.6521', '1'],
+        ],
+        [
+          ['0.6499', '7'],
+          ['0.6491', '2'],
+        ],
+      );
+    fake.emit('market:depth', depth());
+    await screen.findByRole('button', { name: 'Ask 0.6511 USDM, 5.0000 ADA' });
+    const group = screen.getByRole('combobox', { name: 'Group' });
+    expect((group as HTMLSelectElement).value).toBe('0.0001');
+    await fireEvent.change(group, { target: { value: '0.001' } });
+    const asks = screen.getByRole('table', { name: 'Asks: sell orders, lowest price last' });
+    const bids = screen.getByRole('table', { name: 'Bids: buy orders, highest price first' });
+    // Asks at the step above them, bids at the step below: each group's price reaches all of it.
+    await waitFor(() =>
+      expect(levels(asks)).toEqual([
+        ['0.6530', '1.0000', '12.0000'],
+        ['0.6520', '11.0000', '11.0000'],
+      ]),
+    );
+    expect(levels(bids)).toEqual([['0.6490', '9.0000', '9.0000']]);
+    // Live: the next depth event is grouped too.
+    fake.emit('market:depth', depth());
+    await fireEvent.click(screen.getByRole('button', { name: 'Ask 0.6520 USDM, 11.0000 ADA' }));
+    expect(valueOf(/^Price/)).toBe('0.6520');
+    expect(localStorage.getItem('countersign.trade.book-step.ADAUSDM')).toBe('0.001');
   });
 
   it('warns when the exchange sends a book whose best bid reaches its best ask', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Depth } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
-import { affordable, bookView, depthBars, sweep } from './book';
+import { affordable, bookView, depthBars, groupLevels, groupSteps, sweep } from './book';
 import { depthOf } from './fake-api';
 
 const view = (asks: Array<[string, string]>, bids: Array<[string, string]>) =>
@@ -66,6 +66,64 @@ describe('bookView', () => {
     expect(book.asks).toEqual([]);
     expect(book.spread).toBeNull();
     expect(bookView(null).bids).toEqual([]);
+  });
+});
+
+describe('groupLevels', () => {
+  const book = view(
+    [
+      ['0.6501', '10'],
+      ['0.6509', '5'],
+      ['0.6510', '1'],
+      ['0.6511', '2'],
+      ['0.6530', '4'],
+    ],
+    [
+      ['0.6499', '3'],
+      ['0.6490', '7'],
+      ['0.6489', '1'],
+      ['0.6400', '2'],
+    ],
+  );
+  const shown = (rows: ReturnType<typeof groupLevels>) =>
+    rows.map((r) => [r.price.toFixed(4), r.quantity.toFixed(), r.cumulative.toFixed()]);
+
+  it('offers the market tick and ten, a hundred and a thousand of it', () => {
+    expect(groupSteps(4).map((s) => s.toFixed())).toEqual(['0.0001', '0.001', '0.01', '0.1']);
+  });
+
+  it('adds up each group at the price that reaches all of it: asks rounded up, bids down', () => {
+    const step = new Money('0.001');
+    expect(shown(groupLevels('ask', book.asks, step))).toEqual([
+      ['0.6510', '16', '16'],
+      ['0.6520', '2', '18'],
+      ['0.6530', '4', '22'],
+    ]);
+    expect(shown(groupLevels('bid', book.bids, step))).toEqual([
+      ['0.6490', '10', '10'],
+      ['0.6480', '1', '11'],
+      ['0.6400', '2', '13'],
+    ]);
+    // A group's key is its price: one row per group, kept as the levels in it change.
+    expect(groupLevels('ask', book.asks, step).map((r) => r.key)).toEqual([
+      '0.651',
+      '0.652',
+      '0.653',
+    ]);
+  });
+
+  it('at the market tick shows the levels as quoted, and stops after the groups asked for', () => {
+    const tick = new Money('0.0001');
+    expect(shown(groupLevels('ask', book.asks, tick))).toEqual(
+      book.asks.map((r) => [r.price.toFixed(4), r.quantity.toFixed(), r.cumulative.toFixed()]),
+    );
+    expect(shown(groupLevels('bid', book.bids, new Money('0.001'), 2))).toEqual([
+      ['0.6490', '10', '10'],
+      ['0.6480', '1', '11'],
+    ]);
+    expect(shown(groupLevels('bid', book.bids, new Money('0.01')))).toEqual([
+      ['0.6400', '13', '13'],
+    ]);
   });
 });
 

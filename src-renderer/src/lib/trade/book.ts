@@ -130,3 +130,42 @@ export const affordable = (asks: readonly BookRow[], budget: Decimal): Decimal =
   }
   return quantity;
 };
+
+/**
+ * The price steps a book can be grouped by for `priceDecimals`: the market's own tick, then ten,
+ * a hundred and a thousand ticks.
+ */
+export const groupSteps = (priceDecimals: number): Decimal[] =>
+  [0, 1, 2, 3].map((k) => new Money(10).pow(k - priceDecimals));
+
+/**
+ * One side of the book (best first) grouped by a price step, as traders read a deep book in a
+ * small panel: each group shows the total of its levels at the step's price on the far side of
+ * them from the spread (asks rounded up, bids down), so a limit order at that price reaches every
+ * level in the group. The running totals stay those of the levels. Stops after `limit` groups.
+ */
+export const groupLevels = (
+  side: 'ask' | 'bid',
+  rows: readonly BookRow[],
+  step: Decimal,
+  limit = Number.POSITIVE_INFINITY,
+): BookRow[] => {
+  const rounding = side === 'ask' ? Money.ROUND_CEIL : Money.ROUND_FLOOR;
+  const groups: BookRow[] = [];
+  for (const row of rows) {
+    const price = row.price.div(step).toDecimalPlaces(0, rounding).times(step);
+    const last = groups.at(-1);
+    if (last?.price.equals(price)) {
+      groups[groups.length - 1] = {
+        ...last,
+        quantity: last.quantity.plus(row.quantity),
+        cumulative: row.cumulative,
+        cumulativeValue: row.cumulativeValue,
+      };
+      continue;
+    }
+    if (groups.length === limit) break;
+    groups.push({ ...row, key: price.toFixed(), price });
+  }
+  return groups;
+};
