@@ -78,9 +78,10 @@ test('grouping the book by a price step shows a deeper book in a small panel', a
   await page.setViewportSize({ width: 1024, height: 680 });
   await page.goto(`${harness.url}#/trade`);
   const book = page.getByRole('region', { name: 'Order book' });
-  const asks = book.getByRole('button', { name: /^Ask / });
+  const asks = book.getByRole('button', { name: /^Asks? / });
   await expect(asks.first()).toBeVisible({ timeout: 30_000 });
-  const priceOf = (label: string | null) => Number(/^Ask ([\d.]+)/.exec(label ?? '')?.[1]);
+  const priceOf = (label: string | null) =>
+    Number(/^Asks? (?:up to )?([\d.]+)/.exec(label ?? '')?.[1]);
   /** The price range the asks shown span, from the best to the deepest. */
   const span = async () => {
     const labels = await asks.evaluateAll((buttons) =>
@@ -92,6 +93,9 @@ test('grouping the book by a price step shows a deeper book in a small panel', a
   const quoted = await span();
 
   await book.getByRole('combobox', { name: 'Group' }).selectOption('0.001');
+  // Each group is named for the prices it holds.
+  await expect(book.getByRole('button', { name: /^Asks up to / }).first()).toBeVisible();
+  await expect(book.getByRole('button', { name: /^Bids down to / }).first()).toBeVisible();
   await expect(async () => {
     const grouped = await span();
     // Whole steps of 0.001, as many rows as before, spanning a wider range of prices.

@@ -317,7 +317,12 @@ describe('TradeView', () => {
     expect(levels(bids)).toEqual([['0.6490', '9.0000', '9.0000']]);
     // Live: the next depth event is grouped too.
     fake.emit('market:depth', depth());
-    await fireEvent.click(screen.getByRole('button', { name: 'Ask 0.6520 USDM, 11.0000 ADA' }));
+    await fireEvent.click(
+      screen.getByRole('button', { name: 'Asks up to 0.6520 USDM, 11.0000 ADA' }),
+    );
+    expect(
+      screen.getByRole('button', { name: 'Bids down to 0.6490 USDM, 9.0000 ADA' }),
+    ).toBeTruthy();
     expect(valueOf(/^Price/)).toBe('0.6520');
     expect(localStorage.getItem('countersign.trade.book-step.ADAUSDM')).toBe('0.001');
   });
