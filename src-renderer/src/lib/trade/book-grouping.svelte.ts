@@ -27,15 +27,19 @@ export class BookGrouping {
 
   /** The step chosen for `symbol`, as one of `steps(priceDecimals)`. */
   stepOf(symbol: string, priceDecimals: number): Decimal {
-    const steps = this.steps(priceDecimals);
-    const chosen = this.#chosen.get(symbol) ?? this.storage?.getItem(STEP_KEY + symbol) ?? null;
-    return steps.find((s) => s.toFixed() === chosen) ?? (steps[0] as Decimal);
+    return this.#chosenOf(symbol, this.steps(priceDecimals));
   }
 
   /** The step the book's levels are grouped by; null at the market's tick (as quoted). */
   groupingOf(symbol: string, priceDecimals: number): Decimal | null {
-    const step = this.stepOf(symbol, priceDecimals);
-    return step.equals(this.steps(priceDecimals)[0] as Decimal) ? null : step;
+    const steps = this.steps(priceDecimals);
+    const step = this.#chosenOf(symbol, steps);
+    return step === steps[0] ? null : step;
+  }
+
+  #chosenOf(symbol: string, steps: readonly Decimal[]): Decimal {
+    const chosen = this.#chosen.get(symbol) ?? this.storage?.getItem(STEP_KEY + symbol) ?? null;
+    return steps.find((s) => s.toFixed() === chosen) ?? (steps[0] as Decimal);
   }
 
   choose(symbol: string, step: string): void {
