@@ -310,18 +310,18 @@ describe('TradeView', () => {
     // Asks at the step above them, bids at the step below: each group's price reaches all of it.
     await waitFor(() =>
       expect(levels(asks)).toEqual([
-        ['0.6530', '1.0000', '12.0000'],
-        ['0.6520', '11.0000', '11.0000'],
+        ['0.653', '1.0000', '12.0000'],
+        ['0.652', '11.0000', '11.0000'],
       ]),
     );
-    expect(levels(bids)).toEqual([['0.6490', '9.0000', '9.0000']]);
+    expect(levels(bids)).toEqual([['0.649', '9.0000', '9.0000']]);
     // Live: the next depth event is grouped too.
     fake.emit('market:depth', depth());
     await fireEvent.click(
-      screen.getByRole('button', { name: 'Asks up to 0.6520 USDM, 11.0000 ADA' }),
+      screen.getByRole('button', { name: 'Asks up to 0.652 USDM, 11.0000 ADA' }),
     );
     expect(
-      screen.getByRole('button', { name: 'Bids down to 0.6490 USDM, 9.0000 ADA' }),
+      screen.getByRole('button', { name: 'Bids down to 0.649 USDM, 9.0000 ADA' }),
     ).toBeTruthy();
     expect(valueOf(/^Price/)).toBe('0.6520');
     expect(localStorage.getItem('countersign.trade.book-step.ADAUSDM')).toBe('0.001');
