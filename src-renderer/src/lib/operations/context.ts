@@ -12,7 +12,6 @@ import type { Result } from '../../../../src-shared/result';
  */
 export type RunOperation = (
   prepare: () => Promise<Result<Serialized<PreparedOperation>>>,
-  options?: { skipConfirmation?: boolean },
 ) => Promise<Serialized<OperationResult> | null>;
 
 const KEY = Symbol('run-operation');

@@ -247,13 +247,11 @@ describe('OperationRunner', () => {
   });
 
   describe('skipping the dialog', () => {
-    it('skips it for a clean order when the trader asked and the setting allows', async () => {
+    it('skips it for a clean order when the setting allows', async () => {
       const { main, notices, runner } = setup(true);
       const prepared = preparedOrder();
       main.handle('operations:confirm', () => operationResult(prepared));
-      const result = await runner.run(async () => ({ ok: true, value: prepared }), {
-        skipConfirmation: true,
-      });
+      const result = await runner.run(async () => ({ ok: true, value: prepared }));
       expect(result).not.toBeNull();
       expect(runner.dialog).toBeNull();
       expect(main.callsTo('operations:confirm')).toEqual([{ operationId: OPERATION_ID }]);
@@ -264,7 +262,7 @@ describe('OperationRunner', () => {
         ...operationResult(prepared),
         order: orderOf({ id: 'o-42' }),
       }));
-      await runner.run(async () => ({ ok: true, value: prepared }), { skipConfirmation: true });
+      await runner.run(async () => ({ ok: true, value: prepared }));
       expect(notices.all[0]?.topic).toBe(orderTopic('o-42'));
       notices.success('Order filled', 'Bought 100 ADA', { topic: orderTopic('o-42') });
       expect(notices.toasts.map((t) => t.title)).toEqual(['Order placed', 'Order filled']);
@@ -287,13 +285,17 @@ describe('OperationRunner', () => {
       ['it is signed offline', preparedOrder({ offline: true }), true],
     ])('shows it anyway when %s', (_why, prepared, setting) => {
       const { runner } = setup(setting);
-      expect(runner.maySkip(prepared, true)).toBe(false);
+      expect(runner.maySkip(prepared)).toBe(false);
     });
 
-    it('never skips when the caller did not ask', () => {
-      const { runner } = setup(true);
-      expect(runner.maySkip(preparedOrder(), false)).toBe(false);
-      expect(runner.maySkip(preparedOrder(), true)).toBe(true);
+    it('skips it for a clean cancel, as the setting says (place and cancel)', async () => {
+      const { main, notices, runner } = setup(true);
+      const prepared = preparedOrder({ kind: 'cancel-order', title: 'Cancel order o-42' });
+      main.handle('operations:confirm', () => operationResult(prepared));
+      expect(await runner.run(async () => ({ ok: true, value: prepared }))).not.toBeNull();
+      expect(runner.dialog).toBeNull();
+      expect(main.callsTo('operations:confirm')).toEqual([{ operationId: OPERATION_ID }]);
+      expect(notices.all[0]?.title).toBe('Order cancelled');
     });
   });
 

@@ -139,10 +139,10 @@ export class OperationRunner {
     });
   }
 
-  readonly run: RunOperation = async (prepare, options) => {
+  readonly run: RunOperation = async (prepare) => {
     const prepared = await this.prepare(prepare);
     if (!prepared) return null;
-    if (this.maySkip(prepared, options?.skipConfirmation === true)) {
+    if (this.maySkip(prepared)) {
       return this.runInBackground(prepared);
     }
     // One dialog at a time: a second operation waits for the first to be decided.
@@ -152,9 +152,8 @@ export class OperationRunner {
   };
 
   /** Whether the trader may go on without seeing the dialog. */
-  maySkip(prepared: PreparedOperation, asked: boolean): boolean {
+  maySkip(prepared: PreparedOperation): boolean {
     return (
-      asked &&
       this.deps.skipOrderConfirmation() &&
       ORDER_KINDS.includes(prepared.kind) &&
       prepared.check.matches &&
