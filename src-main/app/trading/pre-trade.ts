@@ -171,7 +171,7 @@ export const preTrade = (order: OrderRequest, context: TradeContext): PreTradeRe
   );
   if (order.type === 'limit' && context.openOrders >= maxOpen) {
     problems.push(
-      `You already have ${context.openOrders} open orders, the most ${maxOpen === context.limits.maxOpenOrders ? 'your limit in Settings allows' : 'the exchange allows'}. Cancel one first.`,
+      `You already have ${context.openOrders} open order${context.openOrders === 1 ? '' : 's'}, the most ${maxOpen === context.limits.maxOpenOrders ? 'your limit in Settings allows' : 'the exchange allows'}. Cancel one first.`,
     );
   }
 

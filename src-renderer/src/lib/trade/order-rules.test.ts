@@ -168,7 +168,17 @@ describe('orderProblems', () => {
     });
     expect(problems).toEqual([
       'This order is worth 65.00 USDM, above your limit of 50 USDM per order (Settings).',
-      'You have 3 open orders, your limit (Settings). Cancel one before placing another.',
+      'You have 3 open orders, the most your limit in Settings allows. Cancel one before placing another.',
+    ]);
+    const one = orderProblems({
+      ...base,
+      limits: { maxOrderValue: null, maxOpenOrders: 1 },
+      openOrders: 1,
+      quantity: new Money(100),
+      est: est('100', '0.65'),
+    });
+    expect(one).toEqual([
+      'You have 1 open order, the most your limit in Settings allows. Cancel one before placing another.',
     ]);
   });
 

@@ -211,7 +211,7 @@ export const orderProblems = ({
   }
   if (kind === 'limit' && limits?.maxOpenOrders && openOrders >= limits.maxOpenOrders) {
     problems.push(
-      `You have ${openOrders} open orders, your limit (Settings). Cancel one before placing another.`,
+      `You have ${openOrders} open order${openOrders === 1 ? '' : 's'}, the most your limit in Settings allows. Cancel one before placing another.`,
     );
   }
   return problems;

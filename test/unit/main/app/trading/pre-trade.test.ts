@@ -110,6 +110,10 @@ describe('pre-trade checks', () => {
     const problems = preTrade(limit(), limited).problems.join(' ');
     expect(problems).toMatch(/worth 50.00 USDM, above your limit of 40 USDM/);
     expect(problems).toMatch(/already have 3 open orders, the most your limit in Settings allows/);
+    const one = context({ limits: { maxOrderValue: null, maxOpenOrders: 1 }, openOrders: 1 });
+    expect(preTrade(limit(), one).problems).toEqual([
+      'You already have 1 open order, the most your limit in Settings allows. Cancel one first.',
+    ]);
   });
 
   it('a market buy without a slippage limit locks the whole free quote balance, and needs sellers', () => {
