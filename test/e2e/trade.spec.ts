@@ -69,6 +69,25 @@ const signInDialog = async (page: Page) => {
   await expect(dialog).toBeHidden({ timeout: 60_000 });
 };
 
+/**
+ * Signs operations shown in the dialog one after another (a cancel all), each known by a text
+ * of its own: the next one takes the dialog as soon as the one before is sent.
+ */
+const signEachInDialog = async (page: Page, texts: string[]) => {
+  const dialog = page.getByRole('dialog');
+  const left = new Set(texts);
+  while (left.size > 0) {
+    await expect(dialog).toContainText('Matches what you asked', { timeout: 20_000 });
+    const shown = (await dialog.textContent()) ?? '';
+    const text = [...left].find((t) => shown.includes(t));
+    expect(text, `the dialog shows one of ${[...left].join(', ')}`).toBeDefined();
+    await dialog.getByRole('button', { name: /^Sign/ }).click();
+    await expect(dialog.filter({ hasText: text })).toHaveCount(0, { timeout: 60_000 });
+    left.delete(text ?? '');
+  }
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+};
+
 /** How an order goes out: without the dialog (the sandbox's default) or through it. */
 type Confirm = 'skipped' | 'in dialog';
 
@@ -223,6 +242,8 @@ test('with the dialog asked for, an order rests, is cancelled, and cancel all em
   if (size) await page.setViewportSize(size);
   await page.getByRole('button', { name: 'Cancel all on ADA/USDM' }).click();
   await page.getByRole('button', { name: 'Yes, cancel all' }).click();
+  // With the dialog asked for, each cancel is shown in it in turn before it is signed.
+  await signEachInDialog(page, ['at 0.9000 USDM', 'at 0.9500 USDM']);
   await expect(page.getByText('Cancelled 2 open orders on ADA/USDM.')).toBeVisible({
     timeout: 60_000,
   });

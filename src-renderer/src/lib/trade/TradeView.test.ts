@@ -384,10 +384,11 @@ describe('TradeView', () => {
     expect(run).toHaveBeenCalledTimes(2);
   });
 
-  it('cancels all after a confirmation and reports the outcome', async () => {
+  it('cancels all in main after a confirmation where orders skip the dialog, and reports the outcome', async () => {
     const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' })];
-    const { fake } = setup({
+    const { fake, run } = setup({
       'orders:all': () => orders,
+      'settings:get': () => ({ ...SETTINGS, skipOrderConfirmation: true }),
       'trading:cancelAll': () => ({
         cancelled: ['a'],
         failed: [{ orderId: 'b', message: 'The order already filled.' }],
@@ -401,6 +402,40 @@ describe('TradeView', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Cancelled 1, 1 could not be cancelled (b: The order already filled.)',
     );
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('shows each cancel of a cancel all in the dialog where orders ask for it', async () => {
+    const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' })];
+    const { fake, run } = setup({ 'orders:all': () => orders });
+    await screen.findByRole('grid', { name: 'Open orders' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel all on ADA/USDM' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel all' }));
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(2));
+    expect(
+      fake.calls.filter((c) => c.channel === 'trading:prepareCancel').map((c) => c.request),
+    ).toEqual([{ orderId: 'a' }, { orderId: 'b' }]);
+    expect(lastCall(fake, 'trading:cancelAll')).toBeUndefined();
+    expect(await screen.findByText('Cancelled 2 open orders on ADA/USDM.')).toBeTruthy();
+  });
+
+  it('stops a cancel all at the cancel the trader turns down, and says what is still open', async () => {
+    const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' }), orderOf({ id: 'c' })];
+    const { fake, run } = setup({ 'orders:all': () => orders });
+    // The trader signs the first cancel and closes the dialog of the second.
+    run.mockImplementationOnce(async (prepare) => {
+      await prepare();
+      return operationResult();
+    });
+    run.mockImplementationOnce(async () => null);
+    await screen.findByRole('grid', { name: 'Open orders' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel all on ADA/USDM' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel all' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Cancelled 1 of 3: a cancel was turned down or did not go through, so Countersign stopped there. 2 of your orders on ADA/USDM are still open',
+    );
+    expect(run).toHaveBeenCalledTimes(2);
+    expect(lastCall(fake, 'trading:cancelAll')).toBeUndefined();
   });
 
   it('keeps the form but says why orders cannot be sent while the wallet is locked', async () => {

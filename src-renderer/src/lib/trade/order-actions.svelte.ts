@@ -11,8 +11,11 @@ export interface Notice {
 
 /**
  * Cancelling the trader's orders: one through the operation runner (confirmation, signing,
- * progress and outcome are its job), or every open order of a market at once through main's
- * `trading:cancelAll`, whose outcome is reported here, order by order when some fail.
+ * progress and outcome are its job), or every open order of a market at once. Where orders may
+ * skip the confirmation dialog (the trader's setting, on the sandbox only), "cancel all" is one
+ * call to main's `trading:cancelAll`, which checks each cancel before it signs it and whose
+ * outcome is reported here, order by order when some fail. Elsewhere each cancel goes through
+ * the runner in turn, each shown in the dialog before it is signed.
  */
 export class OrderActions {
   /** Orders with a cancel under way: their buttons wait. */
@@ -23,6 +26,8 @@ export class OrderActions {
   constructor(
     private readonly api: Api,
     private readonly run: RunOperation | null,
+    /** Whether orders may go without the dialog now (see `mayPlaceOrdersWithoutDialog`). */
+    private readonly ordersSkipDialog: () => boolean = () => false,
   ) {}
 
   async cancel(order: Pick<Order, 'id'>): Promise<boolean> {
@@ -40,28 +45,21 @@ export class OrderActions {
     }
   }
 
-  async cancelAll(symbol: string, pairName: string): Promise<void> {
+  /**
+   * Cancels every open order of a market: `orders` are those the trader was shown and agreed to
+   * cancel (the dialog path cancels exactly those; main's path asks the exchange for them all).
+   */
+  async cancelAll(
+    symbol: string,
+    pairName: string,
+    orders: readonly Pick<Order, 'id'>[],
+  ): Promise<void> {
     if (this.cancellingAll) return;
     this.cancellingAll = true;
     this.notice = null;
     try {
-      const result = await unwrap(this.api.trading.cancelAll({ symbol }));
-      const done = result.cancelled.length;
-      if (result.failed.length === 0) {
-        this.notice = {
-          kind: 'success',
-          text:
-            done === 0
-              ? `No open orders on ${pairName} to cancel.`
-              : `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}.`,
-        };
-      } else {
-        const reasons = result.failed.map((f) => `${f.orderId.slice(0, 8)}: ${f.message}`);
-        this.notice = {
-          kind: 'error',
-          text: `Cancelled ${done}, ${result.failed.length} could not be cancelled (${reasons.join('; ')}). Try those again one by one.`,
-        };
-      }
+      if (this.ordersSkipDialog()) await this.#cancelAllInMain(symbol, pairName);
+      else await this.#cancelEachInDialog(orders, pairName);
     } catch (error) {
       this.notice = { kind: 'error', text: messageOf(error) };
     } finally {
@@ -69,10 +67,57 @@ export class OrderActions {
     }
   }
 
+  async #cancelAllInMain(symbol: string, pairName: string): Promise<void> {
+    const result = await unwrap(this.api.trading.cancelAll({ symbol }));
+    const done = result.cancelled.length;
+    if (result.failed.length === 0) {
+      this.notice = {
+        kind: 'success',
+        text:
+          done === 0 ? `No open orders on ${pairName} to cancel.` : cancelledText(done, pairName),
+      };
+    } else {
+      const reasons = result.failed.map((f) => `${f.orderId.slice(0, 8)}: ${f.message}`);
+      this.notice = {
+        kind: 'error',
+        text: `Cancelled ${done}, ${result.failed.length} could not be cancelled (${reasons.join('; ')}). Try those again one by one.`,
+      };
+    }
+  }
+
+  /**
+   * One cancel after another, each through the dialog. A cancel the trader turns down, or one
+   * that fails (the runner has said why), stops the rest: they stay open, and are said to be.
+   */
+  async #cancelEachInDialog(orders: readonly Pick<Order, 'id'>[], pairName: string): Promise<void> {
+    let done = 0;
+    for (const order of orders) {
+      // One the trader is already cancelling by itself is left to that cancel.
+      if (this.cancelling.has(order.id)) continue;
+      if (!(await this.cancel(order))) {
+        if (this.notice) return;
+        const left = orders.length - done;
+        this.notice = {
+          kind: 'error',
+          text: `${done === 0 ? 'Nothing was cancelled' : `Cancelled ${done} of ${orders.length}`}: a cancel was turned down or did not go through, so Countersign stopped there. ${left} of your orders on ${pairName} ${left === 1 ? 'is' : 'are'} still open; cancel ${left === 1 ? 'it' : 'them'} again when you are ready.`,
+        };
+        return;
+      }
+      done += 1;
+    }
+    this.notice = {
+      kind: 'success',
+      text: done === 0 ? `No open orders on ${pairName} to cancel.` : cancelledText(done, pairName),
+    };
+  }
+
   dismiss(): void {
     this.notice = null;
   }
 }
+
+const cancelledText = (done: number, pairName: string): string =>
+  `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}.`;
 
 export const NO_RUNNER =
   'Countersign cannot sign anything from this window: restart the app. Nothing was sent.';
