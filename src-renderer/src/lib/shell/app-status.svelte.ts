@@ -15,6 +15,7 @@ import {
   type NetworkName,
 } from '../../../../src-shared/network';
 import { isMainLost, messageOf, onMainConnection, unwrap } from '../api';
+import { mayPlaceOrdersWithoutDialog } from '../operations/skip-policy';
 import { MarketList } from './markets.svelte';
 
 export type SettingsValue = Serialized<Settings>;
@@ -44,6 +45,10 @@ export class AppStatus {
     this.settings?.network.name ?? this.info?.network ?? null,
   );
   readonly networkLabel: string = $derived(this.network ? NETWORK_LABELS[this.network] : '…');
+  /** Orders may go without the confirmation dialog now: the trader's setting, on the sandbox. */
+  readonly ordersSkipDialog: boolean = $derived(
+    mayPlaceOrdersWithoutDialog(this.settings?.skipOrderConfirmation, this.network),
+  );
   readonly activeWallet: WalletSummary | null = $derived(
     this.wallets.find((w) => w.active) ??
       this.wallets.find((w) => w.id === this.session?.walletId) ??

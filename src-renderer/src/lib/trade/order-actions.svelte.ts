@@ -73,8 +73,7 @@ export class OrderActions {
     if (result.failed.length === 0) {
       this.notice = {
         kind: 'success',
-        text:
-          done === 0 ? `No open orders on ${pairName} to cancel.` : cancelledText(done, pairName),
+        text: cancelledText(done, pairName),
       };
     } else {
       const reasons = result.failed.map((f) => `${f.orderId.slice(0, 8)}: ${f.message}`);
@@ -107,7 +106,7 @@ export class OrderActions {
     }
     this.notice = {
       kind: 'success',
-      text: done === 0 ? `No open orders on ${pairName} to cancel.` : cancelledText(done, pairName),
+      text: cancelledText(done, pairName),
     };
   }
 
@@ -116,8 +115,11 @@ export class OrderActions {
   }
 }
 
+/** What a cancel all that went through says. */
 const cancelledText = (done: number, pairName: string): string =>
-  `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}.`;
+  done === 0
+    ? `No open orders on ${pairName} to cancel.`
+    : `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}.`;
 
 export const NO_RUNNER =
   'Countersign cannot sign anything from this window: restart the app. Nothing was sent.';
