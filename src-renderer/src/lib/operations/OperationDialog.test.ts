@@ -116,6 +116,40 @@ describe('the confirmation dialog', () => {
     expect(spent.textContent).not.toContain('Your wallet');
   });
 
+  it('says what the check proved of the coin an order spends, whose contents the transaction does not state', async () => {
+    const base = preparedOrder();
+    const unstated = {
+      ...base.summary,
+      inputs: [{ id: `${'d0'.repeat(32)}#0`, party: 'unknown' as const, amounts: null }],
+    };
+    const { dialog } = await open(preparedOrder({ summary: unstated }));
+    const spent = within(dialog).getByRole('region', { name: 'What is spent' });
+    expect(spent.textContent).toContain('Not a coin of your wallet');
+    expect(spent.textContent).toContain(
+      'every output goes to this order or back to your exchange account',
+    );
+  });
+
+  it.each([
+    [
+      'the check found a difference',
+      { matches: false, differences: ['price differs'], warnings: [] },
+    ],
+    [
+      'something could not be verified',
+      { matches: true, differences: [], warnings: ['unverified'] },
+    ],
+  ])('claims nothing of an order’s spent coin when %s', async (_why, check) => {
+    const base = preparedOrder();
+    const unstated = {
+      ...base.summary,
+      inputs: [{ id: `${'d0'.repeat(32)}#0`, party: 'unknown' as const, amounts: null }],
+    };
+    const { dialog } = await open(preparedOrder({ summary: unstated, check }));
+    const spent = within(dialog).getByRole('region', { name: 'What is spent' });
+    expect(spent.textContent).not.toContain('Countersign checked');
+  });
+
   it('asks the spending password for a deposit and signs only once it is typed', async () => {
     const { dialog, main, outcome } = await open(preparedDeposit());
     const view = within(dialog);
