@@ -116,13 +116,18 @@ describe('the confirmation dialog', () => {
     expect(spent.textContent).not.toContain('Your wallet');
   });
 
+  /** An order spending one coin that is not the wallet's, whose contents the transaction does not state. */
+  const unstatedOrder = (over: Partial<PreparedOperation> = {}) =>
+    preparedOrder({
+      summary: {
+        ...preparedOrder().summary,
+        inputs: [{ id: `${'d0'.repeat(32)}#0`, party: 'unknown', amounts: null }],
+      },
+      ...over,
+    });
+
   it('says what the check proved of the coin an order spends, whose contents the transaction does not state', async () => {
-    const base = preparedOrder();
-    const unstated = {
-      ...base.summary,
-      inputs: [{ id: `${'d0'.repeat(32)}#0`, party: 'unknown' as const, amounts: null }],
-    };
-    const { dialog } = await open(preparedOrder({ summary: unstated }));
+    const { dialog } = await open(unstatedOrder());
     const spent = within(dialog).getByRole('region', { name: 'What is spent' });
     expect(spent.textContent).toContain('Not a coin of your wallet');
     expect(spent.textContent).toContain(
@@ -140,12 +145,7 @@ describe('the confirmation dialog', () => {
       { matches: true, differences: [], warnings: ['unverified'] },
     ],
   ])('claims nothing of an order’s spent coin when %s', async (_why, check) => {
-    const base = preparedOrder();
-    const unstated = {
-      ...base.summary,
-      inputs: [{ id: `${'d0'.repeat(32)}#0`, party: 'unknown' as const, amounts: null }],
-    };
-    const { dialog } = await open(preparedOrder({ summary: unstated, check }));
+    const { dialog } = await open(unstatedOrder({ check }));
     const spent = within(dialog).getByRole('region', { name: 'What is spent' });
     expect(spent.textContent).not.toContain('Countersign checked');
   });

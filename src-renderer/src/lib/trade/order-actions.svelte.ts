@@ -89,12 +89,15 @@ export class OrderActions {
    * that fails (the runner has said why), stops the rest: they stay open, and are said to be.
    */
   async #cancelEachInDialog(orders: readonly Pick<Order, 'id'>[], pairName: string): Promise<void> {
+    if (!this.run) {
+      this.notice = { kind: 'error', text: NO_RUNNER };
+      return;
+    }
     let done = 0;
     for (const order of orders) {
       // One the trader is already cancelling by itself is left to that cancel.
       if (this.cancelling.has(order.id)) continue;
       if (!(await this.cancel(order))) {
-        if (this.notice) return;
         const left = orders.length - done;
         this.notice = {
           kind: 'error',
