@@ -1,7 +1,7 @@
 import type { Market, OrderView } from '../../../../src-shared/domain';
 import { SIDE_ARROW, SIDE_TEXT, STATUS_TEXT } from '../trade';
 import type { Placed } from './row-slots.svelte';
-import { lineOf, type FillLine, type OrderLine, type WireRow } from './rows';
+import { lineOf, rowId, type FillLine, type OrderLine, type WireRow } from './rows';
 
 /** What the rows show besides their records. */
 export interface PaintContext {
@@ -154,7 +154,7 @@ export class RowPainter {
     const { element } = row;
     if (entry.index !== row.index) {
       row.index = entry.index;
-      element.id = `orders-row-${entry.index}`;
+      element.id = rowId(entry.index);
       element.setAttribute('aria-rowindex', String(entry.index + 2));
       element.style.transform = `translateY(${entry.index * context.rowHeight}px)`;
     }

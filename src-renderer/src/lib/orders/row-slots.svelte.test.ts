@@ -241,6 +241,11 @@ describe('RowSlots', () => {
     // A jump: every element re-filled in order.
     range = all(700, 710);
     expect(slots.inListOrder()).toBe(slots.placed);
+    // Fewer rows (a smaller window) out of order: the list kept between calls holds just them.
+    range = all(705, 712);
+    const fewer = slots.inListOrder();
+    expect(fewer).not.toBe(slots.placed);
+    expect(fewer.map((p) => p.index)).toEqual(Array.from({ length: 7 }, (_, i) => 705 + i));
   });
 
   it('follows the window and the rows read as they change, catching up when asked', () => {

@@ -52,6 +52,7 @@ export class RowSlots<R> {
   #at: number[] = [];
   #used: boolean[] = [];
   #next: (Placed<R> | undefined)[] = [];
+  #gathered: Placed<R>[] = [];
   #order: Placed<R>[] = [];
   #catchUp = $state(0);
   #all = false;
@@ -84,11 +85,13 @@ export class RowSlots<R> {
       sorted = (placed[k - 1]?.index ?? 0) < (placed[k]?.index ?? 0);
     }
     if (sorted) return placed;
+    // Sorted in place by insertion into a list of the same length (shortening an array frees
+    // its storage, and growing it again by pushes makes new storage: garbage every frame).
     const order = this.#order;
-    order.length = 0;
-    for (const entry of placed) {
-      let k = order.length;
-      order.push(entry);
+    if (order.length !== placed.length) order.length = placed.length;
+    for (let n = 0; n < placed.length; n++) {
+      const entry = placed[n] as Placed<R>;
+      let k = n;
       for (; k > 0 && (order[k - 1]?.index ?? 0) > entry.index; k--)
         order[k] = order[k - 1] as Placed<R>;
       order[k] = entry;
@@ -193,19 +196,22 @@ export class RowSlots<R> {
     }
 
     // The new entries, by slot: those placed, those left as they were, and none for the rest.
+    // (`next` is all empty between calls, and never shortened: see `inListOrder`.)
     const next = this.#next;
-    next.length = 0;
+    let size = count;
     for (let i = 0; i < length; i++) {
       const slot = slots[i] ?? -1;
       if (slot === -1) continue;
+      if (slot >= size) size = slot + 1;
       const last = entries[slot];
       const index = start + i;
       const row = rows[i];
       next[slot] = last && last.index === index && last.row === row ? last : { slot, index, row };
     }
-    const size = Math.max(count, next.length);
     let changed = false;
-    const placed: Placed<R>[] = [];
+    // Gathered in a list kept between calls; a new one is made only when the rows changed.
+    const gathered = this.#gathered;
+    let n = 0;
     for (let slot = 0; slot < size; slot++) {
       const entry = next[slot] ?? (used[slot] ? entries[slot] : undefined);
       const last = entries[slot];
@@ -217,12 +223,12 @@ export class RowSlots<R> {
         if (entry?.row !== undefined) this.#held.set(keyOf(entry.row), slot);
       }
       entries[slot] = entry;
-      if (entry) placed.push(entry);
+      if (entry) gathered[n++] = entry;
     }
     while (entries.length > 0 && entries[entries.length - 1] === undefined) entries.pop();
     rows.fill(undefined);
-    next.length = 0;
-    if (changed || placed.length !== this.#placed.length) this.#placed = placed;
+    next.fill(undefined, 0, size);
+    if (changed || n !== this.#placed.length) this.#placed = gathered.slice(0, n);
     return this.#placed;
   }
 }

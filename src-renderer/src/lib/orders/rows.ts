@@ -175,3 +175,6 @@ export const VIEW_TEXT: Readonly<Record<OrderView, string>> = {
   history: 'Order history',
   trades: 'Trading history',
 };
+
+/** The id of the table's row element at `index` of the list (for `aria-activedescendant`). */
+export const rowId = (index: number): string => `orders-row-${index}`;
