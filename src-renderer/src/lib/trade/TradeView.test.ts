@@ -421,7 +421,11 @@ describe('TradeView', () => {
 
   it('stops a cancel all at the cancel the trader turns down, and says what is still open', async () => {
     const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' }), orderOf({ id: 'c' })];
-    const { fake, run } = setup({ 'orders:all': () => orders });
+    const { fake, run } = setup({
+      'orders:all': () => orders,
+      // The order whose cancel was turned down is still open.
+      'orders:get': ({ orderId }: { orderId: string }) => orderOf({ id: orderId }),
+    });
     // The trader signs the first cancel and closes the dialog of the second.
     run.mockImplementationOnce(async (prepare) => {
       await prepare();
@@ -436,6 +440,36 @@ describe('TradeView', () => {
     );
     expect(run).toHaveBeenCalledTimes(2);
     expect(lastCall(fake, 'trading:cancelAll')).toBeUndefined();
+  });
+
+  it('goes on with a cancel all past an order that filled before its cancel', async () => {
+    const orders = [orderOf({ id: 'a' }), orderOf({ id: 'b' }), orderOf({ id: 'c' })];
+    const { fake, run } = setup({
+      'orders:all': () => orders,
+      'orders:get': ({ orderId }: { orderId: string }) =>
+        orderOf({ id: orderId, status: 'fully_filled' }),
+    });
+    // The exchange refuses the second cancel (the runner has said why): its order had filled.
+    run.mockImplementationOnce(async (prepare) => {
+      await prepare();
+      return operationResult();
+    });
+    run.mockImplementationOnce(async (prepare) => {
+      await prepare();
+      return null;
+    });
+    await screen.findByRole('grid', { name: 'Open orders' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel all on ADA/USDM' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Yes, cancel all' }));
+    expect(
+      await screen.findByText(
+        'Cancelled 2 open orders on ADA/USDM; 1 more had already filled or closed, so it needed no cancel.',
+      ),
+    ).toBeTruthy();
+    expect(
+      fake.calls.filter((c) => c.channel === 'trading:prepareCancel').map((c) => c.request),
+    ).toEqual([{ orderId: 'a' }, { orderId: 'b' }, { orderId: 'c' }]);
+    expect(lastCall(fake, 'orders:get')).toEqual({ orderId: 'b' });
   });
 
   it('keeps the form but says why orders cannot be sent while the wallet is locked', async () => {

@@ -1,6 +1,6 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { Api } from '../../../../src-shared/contract';
-import type { Order } from '../../../../src-shared/domain';
+import type { Order, OrderStatus } from '../../../../src-shared/domain';
 import { messageOf, unwrap } from '../api';
 import type { RunOperation } from '../operations/context';
 
@@ -85,8 +85,10 @@ export class OrderActions {
   }
 
   /**
-   * One cancel after another, each through the dialog. A cancel the trader turns down, or one
-   * that fails (the runner has said why), stops the rest: they stay open, and are said to be.
+   * One cancel after another, each through the dialog. A cancel that did not go through stops
+   * the rest when its order is still open (the trader turned it down, or the exchange could not
+   * take it: the runner has said why), and they stay open, as the notice says. An order that
+   * filled or was cancelled meanwhile needs no cancel: the rest go on.
    */
   async #cancelEachInDialog(orders: readonly Pick<Order, 'id'>[], pairName: string): Promise<void> {
     if (!this.run) {
@@ -94,23 +96,39 @@ export class OrderActions {
       return;
     }
     let done = 0;
+    let gone = 0;
     for (const order of orders) {
       // One the trader is already cancelling by itself is left to that cancel.
       if (this.cancelling.has(order.id)) continue;
-      if (!(await this.cancel(order))) {
-        const left = orders.length - done;
-        this.notice = {
-          kind: 'error',
-          text: `${done === 0 ? 'Nothing was cancelled' : `Cancelled ${done} of ${orders.length}`}: a cancel was turned down or did not go through, so Countersign stopped there. ${left} of your orders on ${pairName} ${left === 1 ? 'is' : 'are'} still open; cancel ${left === 1 ? 'it' : 'them'} again when you are ready.`,
-        };
-        return;
+      if (await this.cancel(order)) {
+        done += 1;
+        continue;
       }
-      done += 1;
+      if (await this.#closed(order.id)) {
+        gone += 1;
+        continue;
+      }
+      const left = orders.length - done - gone;
+      this.notice = {
+        kind: 'error',
+        text: `${done === 0 ? 'Nothing was cancelled' : `Cancelled ${done} of ${orders.length}`}: a cancel was turned down or did not go through, so Countersign stopped there. ${left} of your orders on ${pairName} ${left === 1 ? 'is' : 'are'} still open; cancel ${left === 1 ? 'it' : 'them'} again when you are ready.`,
+      };
+      return;
     }
     this.notice = {
       kind: 'success',
-      text: cancelledText(done, pairName),
+      text: gone === 0 ? cancelledText(done, pairName) : finishedText(done, gone, pairName),
     };
+  }
+
+  /** Whether main reads the order as finished (filled, cancelled, failed): false when unsure. */
+  async #closed(orderId: string): Promise<boolean> {
+    try {
+      const { status } = await unwrap(this.api.orders.get({ orderId }));
+      return FINISHED.includes(status);
+    } catch {
+      return false;
+    }
   }
 
   dismiss(): void {
@@ -123,6 +141,23 @@ const cancelledText = (done: number, pairName: string): string =>
   done === 0
     ? `No open orders on ${pairName} to cancel.`
     : `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}.`;
+
+/** What a cancel all says when some of its orders had finished before their cancel. */
+const finishedText = (done: number, gone: number, pairName: string): string => {
+  const had = 'had already filled or closed';
+  return done === 0
+    ? `No cancel was needed on ${pairName}: ${gone === 1 ? 'the order' : `the ${gone} orders`} ${had}.`
+    : `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}; ${gone} more ${had}, so ${gone === 1 ? 'it needed' : 'they needed'} no cancel.`;
+};
+
+/** Statuses after which an order needs no cancel. */
+const FINISHED: readonly OrderStatus[] = [
+  'fully_filled',
+  'closed',
+  'cancelled',
+  'partially_cancelled',
+  'failed',
+];
 
 export const NO_RUNNER =
   'Countersign cannot sign anything from this window: restart the app. Nothing was sent.';
