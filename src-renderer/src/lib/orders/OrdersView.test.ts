@@ -80,7 +80,11 @@ const scrollTo = async (top: number) => {
 };
 
 describe('the Orders table', () => {
-  beforeEach(() => localStorage.clear());
+  // The order history (the trader chose it before): the long list these tests scroll.
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem('countersign.orders.view', 'history');
+  });
 
   it('holds 100,000 orders with only the rows in view in the page', async () => {
     const { asked } = setup();

@@ -5,8 +5,9 @@ import { executionOf, fakeApi, orderOf } from '../trade/fake-api';
 import { BLOCK, OrderBrowser } from './order-browser.svelte';
 import type { WireOrder, WireRow } from './rows';
 
-const memory = () => {
-  const store = new Map<string, string>();
+/** A window's storage; `view`: the list the trader chose last time. */
+const memory = (view?: string) => {
+  const store = new Map<string, string>(view ? [['countersign.orders.view', view]] : []);
   return {
     getItem: (k: string) => store.get(k) ?? null,
     setItem: (k: string, v: string) => void store.set(k, v),
@@ -53,8 +54,12 @@ describe('OrderBrowser', () => {
     const main = mainList({ rows: [rowOf(orderOf()), rowOf(orderOf())] });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
     const browser = new OrderBrowser(fake.api, new MarketList(fake.api), storage);
+    // A first visit opens on the open orders.
+    expect(browser.view).toBe('open');
     await browser.start();
     expect(browser.rowCount).toBe(2);
+    expect(rowsAsked(fake).at(-1)?.view).toBe('open');
+    await browser.show('history');
     await browser.show('open');
     await browser.filter({ symbol: 'ADAUSDM', side: 'sell', status: 'open' });
     expect(rowsAsked(fake).at(-1)).toEqual({
@@ -208,7 +213,7 @@ describe('OrderBrowser', () => {
         return { fileName: 'countersign-orders-history-2025-03-01.csv', rows: 1 };
       },
     });
-    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory('history'));
     await browser.start();
     await browser.exportCsv('orders');
     expect(browser.notice).toEqual({
@@ -231,7 +236,7 @@ describe('OrderBrowser', () => {
   it('follows open orders live and marks the history stale when orders change', async () => {
     const main = mainList({ rows: [] });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
-    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory('history'));
     await browser.start();
     expect(browser.stale).toBe(false);
     fake.emit('orders:changed', { views: ['open'] });

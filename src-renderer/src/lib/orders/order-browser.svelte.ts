@@ -41,7 +41,8 @@ const MAX_SPAN = Math.floor(MAX_ORDER_ROWS / BLOCK);
  * detail, and the CSV export.
  */
 export class OrderBrowser {
-  view = $state<OrderView>('history');
+  /** Open orders until the trader picks another list (remembered in this window's storage). */
+  view = $state<OrderView>('open');
   symbol = $state('');
   side = $state<'' | Side>('');
   status = $state<'' | OrderStatus>('');
