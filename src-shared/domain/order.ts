@@ -22,6 +22,15 @@ export type OrderStatus = z.infer<typeof OrderStatus>;
 /** Statuses in which an order still rests in the book and can be cancelled. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['open', 'partially_filled'];
 
+/** Statuses of an order that is done: it rests in the book no more and needs no cancel. */
+export const FINISHED_STATUSES: readonly OrderStatus[] = [
+  'fully_filled',
+  'partially_cancelled',
+  'cancelled',
+  'closed',
+  'failed',
+];
+
 export const Role = z.enum(['maker', 'taker']);
 export type Role = z.infer<typeof Role>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { OrderRow } from '../../../../src-shared/contract';
 import {
   AmountText,
+  FINISHED_STATUSES,
   OrderStatus,
   OrderType,
   Role,
@@ -166,7 +167,7 @@ const feeAssetOf = (market: Market | undefined, side: Side, unit: string): strin
 /** Which statuses a view can hold, for its status filter. */
 export const STATUSES_OF: Readonly<Record<OrderView, readonly OrderStatus[]>> = {
   open: ['open', 'partially_filled', 'processing', 'building'],
-  history: ['fully_filled', 'partially_cancelled', 'cancelled', 'closed', 'failed'],
+  history: FINISHED_STATUSES,
   trades: [],
 };
 

@@ -1,6 +1,6 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { Api } from '../../../../src-shared/contract';
-import type { Order, OrderStatus } from '../../../../src-shared/domain';
+import { FINISHED_STATUSES, type Order } from '../../../../src-shared/domain';
 import { messageOf, unwrap } from '../api';
 import type { RunOperation } from '../operations/context';
 
@@ -125,7 +125,7 @@ export class OrderActions {
   async #closed(orderId: string): Promise<boolean> {
     try {
       const { status } = await unwrap(this.api.orders.get({ orderId }));
-      return FINISHED.includes(status);
+      return FINISHED_STATUSES.includes(status);
     } catch {
       return false;
     }
@@ -149,15 +149,6 @@ const finishedText = (done: number, gone: number, pairName: string): string => {
     ? `No cancel was needed on ${pairName}: ${gone === 1 ? 'the order' : `the ${gone} orders`} ${had}.`
     : `Cancelled ${done} open order${done === 1 ? '' : 's'} on ${pairName}; ${gone} more ${had}, so ${gone === 1 ? 'it needed' : 'they needed'} no cancel.`;
 };
-
-/** Statuses after which an order needs no cancel. */
-const FINISHED: readonly OrderStatus[] = [
-  'fully_filled',
-  'closed',
-  'cancelled',
-  'partially_cancelled',
-  'failed',
-];
 
 export const NO_RUNNER =
   'Countersign cannot sign anything from this window: restart the app. Nothing was sent.';
