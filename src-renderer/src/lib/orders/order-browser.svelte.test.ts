@@ -259,6 +259,33 @@ describe('OrderBrowser', () => {
     expect(fake.listeners('orders:changed')).toBe(0);
   });
 
+  it('keeps the keyboard on its order when open orders come and go above it', async () => {
+    const [a, b, c] = [
+      rowOf(orderOf({ id: 'a' })),
+      rowOf(orderOf({ id: 'b' })),
+      rowOf(orderOf({ id: 'c' })),
+    ];
+    const main = mainList({ rows: [a, b] });
+    const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    await browser.start();
+    browser.active = 1;
+    // An order placed meanwhile comes first: the mark moves down with order b.
+    main.state.rows = [c, a, b];
+    main.state.version = 2;
+    fake.emit('orders:changed', { views: ['open'] });
+    await vi.waitFor(() => expect(browser.rowCount).toBe(3));
+    expect(browser.active).toBe(2);
+    expect(browser.rowAt(browser.active)?.key).toBe('b');
+    // Order b is cancelled: the mark stays at the end of the list, on the order now there.
+    main.state.rows = [c, a];
+    main.state.version = 3;
+    fake.emit('orders:changed', { views: ['open'] });
+    await vi.waitFor(() => expect(browser.rowCount).toBe(2));
+    expect(browser.active).toBe(1);
+    expect(browser.rowAt(browser.active)?.key).toBe('a');
+  });
+
   it('shows the rows of a list main read anew in place of the ones it replaced', async () => {
     const first = Array.from({ length: 3 * BLOCK }, (_, i) => rowOf(orderOf({ id: `old-${i}` })));
     const main = mainList({ rows: first });

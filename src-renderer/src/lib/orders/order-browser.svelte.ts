@@ -147,9 +147,11 @@ export class OrderBrowser {
     try {
       const answer = await this.read(first, last, read);
       if (epoch !== this.epoch) return;
+      const kept = this.rowAt(this.active)?.key;
       this.version = answer.version;
       this.blocks.clear();
       this.take(answer);
+      this.keepActiveOn(kept);
       this.stale = false;
       this.error = null;
     } catch (error) {
@@ -281,15 +283,18 @@ export class OrderBrowser {
       const answer = await this.read(from, to, 'held');
       if (epoch !== this.epoch) return;
       for (let block = from; block <= to; block++) this.asked.delete(block);
+      let kept: string | undefined;
       if (answer.version !== this.version) {
         // Asked before the rows shown were replaced: asked again below.
         if (version !== this.version) return this.fill();
         // Main read the list anew (the open orders moved): its rows replace the ones shown.
+        kept = this.rowAt(this.active)?.key;
         this.version = answer.version;
         this.blocks.clear();
         this.stale = false;
       }
       this.take(answer);
+      this.keepActiveOn(kept);
       this.fill();
     } catch (error) {
       if (epoch !== this.epoch) return;
@@ -312,6 +317,22 @@ export class OrderBrowser {
     }
     this.total = answer.total;
     this.active = Math.min(this.active, Math.max(0, this.total - 1));
+  }
+
+  /**
+   * After the rows were read anew, the keyboard's row stays on the record it was on (an order
+   * placed above it would otherwise move the mark onto another order); when that record left
+   * the list, the mark stays where it was, on the row that took its place.
+   */
+  private keepActiveOn(key: string | undefined): void {
+    if (key === undefined) return;
+    for (const [block, rows] of this.blocks) {
+      const at = rows.findIndex((row) => row.key === key);
+      if (at >= 0) {
+        this.active = block * BLOCK + at;
+        return;
+      }
+    }
   }
 
   async open(orderId: string): Promise<void> {
