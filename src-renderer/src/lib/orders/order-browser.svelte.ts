@@ -147,12 +147,7 @@ export class OrderBrowser {
     try {
       const answer = await this.read(first, last, read);
       if (epoch !== this.epoch) return;
-      const kept = this.rowAt(this.active)?.key;
-      this.version = answer.version;
-      this.blocks.clear();
-      this.take(answer);
-      this.keepActiveOn(kept);
-      this.stale = false;
+      this.replace(answer);
       this.error = null;
     } catch (error) {
       if (epoch === this.epoch) this.error = messageOf(error);
@@ -283,18 +278,11 @@ export class OrderBrowser {
       const answer = await this.read(from, to, 'held');
       if (epoch !== this.epoch) return;
       for (let block = from; block <= to; block++) this.asked.delete(block);
-      let kept: string | undefined;
-      if (answer.version !== this.version) {
-        // Asked before the rows shown were replaced: asked again below.
-        if (version !== this.version) return this.fill();
-        // Main read the list anew (the open orders moved): its rows replace the ones shown.
-        kept = this.rowAt(this.active)?.key;
-        this.version = answer.version;
-        this.blocks.clear();
-        this.stale = false;
-      }
-      this.take(answer);
-      this.keepActiveOn(kept);
+      if (answer.version === this.version) this.take(answer);
+      // Asked before the rows shown were replaced: asked again below.
+      else if (version !== this.version) return this.fill();
+      // Main read the list anew (the open orders moved): its rows replace the ones shown.
+      else this.replace(answer);
       this.fill();
     } catch (error) {
       if (epoch !== this.epoch) return;
@@ -320,14 +308,19 @@ export class OrderBrowser {
   }
 
   /**
-   * After the rows were read anew, the keyboard's row stays on the record it was on (an order
-   * placed above it would otherwise move the mark onto another order); when that record left
-   * the list, the mark stays where it was, on the row that took its place.
+   * Shows the rows of a list main read anew in place of those shown. The keyboard's row stays on
+   * the record it was on (an order placed above it would otherwise move the mark onto another
+   * order); when that record left the list, the mark stays where it was, on the row now there.
    */
-  private keepActiveOn(key: string | undefined): void {
-    if (key === undefined) return;
+  private replace(answer: Serialized<OrderRows>): void {
+    const kept = this.rowAt(this.active)?.key;
+    this.version = answer.version;
+    this.blocks.clear();
+    this.stale = false;
+    this.take(answer);
+    if (kept === undefined) return;
     for (const [block, rows] of this.blocks) {
-      const at = rows.findIndex((row) => row.key === key);
+      const at = rows.findIndex((row) => row.key === kept);
       if (at >= 0) {
         this.active = block * BLOCK + at;
         return;
