@@ -49,6 +49,49 @@ const columnEdges = (grid: Locator) =>
     };
   });
 
+/**
+ * For each shown cell of a row with a name: whether its canvas has ink inside the cell's box,
+ * and how far the ink stands from the side its text keeps to (left, or right for numbers), in
+ * CSS pixels. Read from the row's canvas in the page.
+ */
+const inkOf = (row: Locator) =>
+  row.evaluate((element) => {
+    const canvas = element.querySelector('canvas');
+    const context = canvas?.getContext('2d');
+    if (!canvas || !context) return [];
+    const scale = canvas.width / canvas.getBoundingClientRect().width;
+    const origin = canvas.getBoundingClientRect().left;
+    const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+    const headers = [
+      ...(element.closest('[role=grid]')?.querySelectorAll('[role=columnheader]') ?? []),
+    ];
+    return [...element.querySelectorAll<HTMLElement>('[role=gridcell]:not(.waiting)')]
+      .map((cell, column) => ({ cell, right: headers[column]?.classList.contains('r') ?? false }))
+      .filter(({ cell }) => cell.offsetWidth > 0 && cell.hasAttribute('aria-label'))
+      .map(({ cell, right }) => {
+        const box = cell.getBoundingClientRect();
+        const style = getComputedStyle(cell);
+        const from = Math.round((box.left - origin + parseFloat(style.paddingLeft)) * scale);
+        const to = Math.round((box.right - origin - parseFloat(style.paddingRight)) * scale);
+        let first = -1;
+        let last = -1;
+        for (let x = Math.max(0, from - 4); x < Math.min(width, to + 4); x++) {
+          for (let y = 0; y < height; y++) {
+            if ((data[(y * width + x) * 4 + 3] ?? 0) > 0) {
+              if (first < 0) first = x;
+              last = x;
+              break;
+            }
+          }
+        }
+        return {
+          name: cell.getAttribute('aria-label'),
+          inked: first >= 0,
+          fromSide: first < 0 ? null : (right ? to - last : first - from) / scale,
+        };
+      });
+  });
+
 test.beforeEach(async ({ harness }) => {
   await harness.services.handlers.wallet.restore({
     name: 'Main',
@@ -87,13 +130,20 @@ for (const size of [
     const grid = page.getByRole('grid', { name: 'Order history' });
     await expect(page.getByText('20,000 orders')).toBeVisible();
     // The newest first: a cancelled buy of 10 with nothing filled.
-    await expect(grid.getByRole('row').nth(1)).toHaveText(/Buy.*10\.0000.*0%.*Cancelled/);
+    await expect(grid.getByRole('row').nth(1)).toHaveAccessibleName(/Buy.*10\.0000.*0%.*Cancelled/);
 
     // Halfway down: the rows there are read and drawn, and only a screenful is in the page.
     await grid.evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
     const middle = Math.floor((await grid.evaluate((e) => e.scrollTop)) / 28) + 2;
     await expect(page.locator(`#orders-row-${middle}`)).not.toHaveAttribute('aria-busy', 'true');
-    await expect(page.locator(`#orders-row-${middle}`)).toContainText('USDM');
+    await expect(page.locator(`#orders-row-${middle}`)).toHaveAccessibleName(/USDM/);
+    // Its texts are drawn where the page would set them: in each cell, numbers to the right.
+    const drawn = await inkOf(page.locator(`#orders-row-${middle}`));
+    expect(drawn.length).toBeGreaterThanOrEqual(7);
+    for (const cell of drawn) {
+      expect(cell, cell.name).toMatchObject({ inked: true, fromSide: expect.any(Number) });
+      expect(cell.fromSide, cell.name).toBeLessThanOrEqual(3);
+    }
     const inPage = await grid.getByRole('row').count();
     expect(inPage).toBeLessThan(size.height / 28 + 14);
     // The columns fit the window: nothing runs off to the side.
@@ -112,7 +162,7 @@ for (const size of [
     // The trading history: a row per fill, and the order of a fill opens beside the list.
     await page.getByRole('tab', { name: 'Trading history' }).click();
     const fills = page.getByRole('grid', { name: 'Trading history' });
-    await expect(fills.getByRole('row').nth(1)).toContainText(/Maker|Taker|USDM/);
+    await expect(fills.getByRole('row').nth(1)).toHaveAccessibleName(/Maker|Taker|USDM/);
     const fillColumns = await columnEdges(fills);
     expect(fillColumns.row).toEqual(fillColumns.header);
     expect(fillColumns.header).toHaveLength(size.width >= 1920 ? 8 : 5);
@@ -133,7 +183,7 @@ test('the row the keyboard is on is always in the page, even before main has sen
   await page.getByRole('tab', { name: 'Order history' }).click();
   const grid = page.getByRole('grid', { name: 'Order history' });
   await expect(page.getByText('20,000 orders')).toBeVisible();
-  await expect(grid.getByRole('row').nth(1)).toContainText('Cancelled');
+  await expect(grid.getByRole('row').nth(1)).toHaveAccessibleName(/Cancelled/);
 
   // From now on, every frame: the row the grid names to assistive technology as the keyboard's
   // is in the page (End jumps into thousands of rows main has not sent yet).
@@ -152,12 +202,12 @@ test('the row the keyboard is on is always in the page, even before main has sen
   await expect(grid).toHaveAttribute('aria-activedescendant', 'orders-row-19999');
   const last = page.locator('#orders-row-19999');
   await expect(last).toHaveAttribute('aria-selected', 'true');
-  await expect(last).toContainText('USDM');
+  await expect(last).toHaveAccessibleName(/USDM/);
   await expect(last).toBeInViewport();
 
   await page.keyboard.press('Home');
   await expect(grid).toHaveAttribute('aria-activedescendant', 'orders-row-0');
-  await expect(page.locator('#orders-row-0')).toContainText('Cancelled');
+  await expect(page.locator('#orders-row-0')).toHaveAccessibleName(/Cancelled/);
   await page.keyboard.press('PageDown');
   await page.keyboard.press('PageDown');
   const active = await grid.getAttribute('aria-activedescendant');
@@ -168,4 +218,41 @@ test('the row the keyboard is on is always in the page, even before main has sen
     () => (window as unknown as { missingActive: string[] }).missingActive,
   );
   expect(missing).toEqual([]);
+});
+
+test('draws the rows anew, sharp, when the zoom changes', async ({ page, harness }) => {
+  await page.setViewportSize({ width: 2048, height: 1360 });
+  await page.goto(`${harness.url}#/orders`);
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  await expect(page.getByText('20,000 orders')).toBeVisible();
+  const first = page.locator('#orders-row-0');
+  await expect(first).toHaveAccessibleName(/Cancelled/);
+  /** The row's canvas: its pixels across, and its width in the page. */
+  const sizes = () =>
+    first.evaluate((row) => {
+      const canvas = row.querySelector('canvas');
+      return [canvas?.width, Math.round(canvas?.getBoundingClientRect().width ?? 0)];
+    });
+  const [pixels, across] = await sizes();
+  expect(pixels).toBe(across);
+
+  // Zoomed to 200%, as the window's zoom does it: the same screen, the page half as wide in its
+  // own pixels, two of the screen's to each of them.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: 1024,
+    height: 680,
+    deviceScaleFactor: 2,
+    mobile: false,
+  });
+  await expect
+    .poll(async () => {
+      const [zoomedPixels = 0, zoomedAcross = 0] = await sizes();
+      return zoomedAcross < (across ?? 0) && zoomedPixels === 2 * zoomedAcross;
+    })
+    .toBe(true);
+  for (const cell of await inkOf(first)) {
+    expect(cell, cell.name).toMatchObject({ inked: true });
+    expect(cell.fromSide, cell.name).toBeLessThanOrEqual(3);
+  }
 });

@@ -1,5 +1,6 @@
 import type { Market, OrderView } from '../../../../src-shared/domain';
 import { SIDE_ARROW, SIDE_TEXT, STATUS_TEXT } from '../trade';
+import { CanvasInk, type InkCell, type InkStyle, type RowInk } from './row-ink';
 import type { Placed } from './row-slots.svelte';
 import { lineOf, rowId, type FillLine, type OrderLine, type WireRow } from './rows';
 
@@ -11,6 +12,11 @@ export interface PaintContext {
   markets: readonly Market[];
   /** A row's height: rows stand at `index × rowHeight`. */
   rowHeight: number;
+  /**
+   * What the rows' ink depends on besides their records (the table's width, the theme, the
+   * zoom): when it changes, the ink measures the rows again and every row is drawn anew.
+   */
+  surface: string;
 }
 
 /** The cells a row is built with: an order's, a fill's, or one spanning the row. */
@@ -26,12 +32,10 @@ interface TextSlot {
   value: string;
 }
 
-/** A cell: its element and the text node its text is written to. */
+/** A cell: its element and its text as assistive technology reads it (`aria-label`). */
 interface Cell {
   element: HTMLElement;
-  text: TextSlot;
-  /** The asset after a fee, or the arrow before a side. */
-  extra?: TextSlot;
+  label: string;
 }
 
 /** One row element and what it was last painted with, so a paint writes only what changed. */
@@ -39,6 +43,14 @@ interface RowElement {
   element: HTMLDivElement;
   shape: Shape | null;
   cells: Cell[];
+  /** Where the cells' texts are drawn (none for an unreadable row, whose text is the page's). */
+  canvas: HTMLCanvasElement | null;
+  /** The cells' texts as drawn, one per cell, rewritten in place by each fill. */
+  ink: InkCell[];
+  /** The ink's measure the canvas was last drawn with (-1: not drawn). */
+  inked: number;
+  /** The text of an unreadable row. */
+  text: TextSlot | null;
   /** "Reading…", over the cells while the row waits for its record (none for an unreadable one). */
   waiting: HTMLElement | null;
   /** Whether the row shows "Reading…" (null: not painted yet). */
@@ -66,27 +78,47 @@ const ORDER_CELLS = [
 const FILL_CELLS = ['time', 'market', 'side', 'price', 'amount', 'value', 'fee', 'role'] as const;
 type Column = (typeof ORDER_CELLS)[number] | (typeof FILL_CELLS)[number];
 
+/** A cell's classes (`opt`: left out of a narrow table) and how its text looks. */
 const CLASS: Record<Column, string> = {
-  time: 'muted num',
+  time: '',
   market: '',
-  side: 'side',
-  type: 'opt muted',
-  price: 'num r',
-  amount: 'num r',
-  filled: 'num r',
-  average: 'num r opt',
-  value: 'num r opt',
-  fee: 'num r opt',
-  status: 'status',
-  role: 'opt muted',
+  side: '',
+  type: 'opt',
+  price: '',
+  amount: '',
+  filled: '',
+  average: 'opt',
+  value: 'opt',
+  fee: 'opt',
+  status: '',
+  role: 'opt',
 };
+const STYLE: Record<Column, InkStyle> = {
+  time: 'numberMuted',
+  market: 'text',
+  side: 'text',
+  type: 'muted',
+  price: 'number',
+  amount: 'number',
+  filled: 'number',
+  average: 'number',
+  value: 'number',
+  fee: 'number',
+  status: 'text',
+  role: 'muted',
+};
+const RIGHT = new Set<Column>(['price', 'amount', 'filled', 'average', 'value', 'fee']);
 
 /**
  * Draws the Orders table's rows straight into the page: each slot of `RowSlots` is one row
  * element, made once, kept while its slot is placed, and repainted by writing only the
- * attributes and texts that changed. A scroll frame moves some thirty rows (a drag of the
- * scrollbar, every row in view on every frame); done here rather than through thirty sets of
- * reactive effects, it costs a few small writes and less script and garbage per frame.
+ * attributes that changed and drawing its texts anew when its record changed. A scroll frame
+ * moves some thirty rows (a drag of the scrollbar, every row in view on every frame); done here
+ * rather than through thirty sets of reactive effects, it costs a few small writes and less
+ * script and garbage per frame.
+ *
+ * The texts are drawn on a canvas in each row (`RowInk`: see there for why); each cell keeps its
+ * text in `aria-label` for assistive technology, which reads the grid, not the canvas.
  *
  * The elements keep the order of their slots in the page (a move would make them new to the
  * browser); the table gives assistive technology the list order with `aria-owns`.
@@ -99,12 +131,25 @@ export class RowPainter {
   #placing: boolean[] = [];
   #view: OrderView | null = null;
   #markets: readonly Market[] | null = null;
+  #surface: string | null = null;
+  /** Counts the ink's measures: a row drawn under an older one is drawn again. */
+  #measure = 0;
+  /** Whether the ink has measured the rows since the surface or the view last changed. */
+  #measured = false;
 
-  constructor(private readonly body: HTMLElement) {}
+  constructor(
+    private readonly body: HTMLElement,
+    private readonly ink: RowInk = new CanvasInk(),
+  ) {}
 
   paint(placed: readonly Placed<WireRow>[], context: PaintContext): void {
-    const { view, markets } = context;
+    const { view, markets, surface } = context;
     const anew = view !== this.#view || markets !== this.#markets;
+    if (view !== this.#view || surface !== this.#surface) {
+      this.#surface = surface;
+      this.#measure++;
+      this.#measured = false;
+    }
     this.#view = view;
     this.#markets = markets;
     // Plain loops over reused arrays: this runs every frame of a scroll, and an iterator's
@@ -141,6 +186,10 @@ export class RowPainter {
       element,
       shape: null,
       cells: [],
+      canvas: null,
+      ink: [],
+      inked: -1,
+      text: null,
       waiting: null,
       busy: null,
       index: -1,
@@ -163,7 +212,10 @@ export class RowPainter {
       row.selected = selected;
       element.setAttribute('aria-selected', String(selected));
     }
-    if (!anew && entry.row === row.row && row.shape !== null) return;
+    if (!anew && entry.row === row.row && row.shape !== null) {
+      this.#inkUp(row);
+      return;
+    }
     row.row = entry.row;
     const line = entry.row && lineOf(entry.row, context.markets);
     const shape: Shape =
@@ -173,18 +225,32 @@ export class RowPainter {
       row.line = null;
     }
     this.#wait(row, entry.row === undefined);
-    if (line?.kind === 'unreadable') write(row.cells[0]?.text, line.text);
+    if (line?.kind === 'unreadable') write(row.text, line.text);
     else if (line?.kind === shape) this.#fill(row, line);
+    this.#inkUp(row);
+  }
+
+  /** Draws a row's texts if they changed, or if the ink measured the rows since it was drawn. */
+  #inkUp(row: RowElement): void {
+    if (!row.canvas || row.line === null || row.inked === this.#measure) return;
+    if (!this.#measured) {
+      this.#measured = true;
+      this.ink.measure(
+        row.element,
+        row.cells.map((cell) => cell.element),
+      );
+    }
+    row.inked = this.#measure;
+    this.ink.draw(row.canvas, row.ink);
   }
 
   /**
    * A row waiting for its record keeps the text it showed, covered by "Reading…" and hidden from
-   * assistive technology (the row is `aria-busy`): a new text is a layout of its cell, and a row
-   * read after a jump would otherwise be laid out twice, once emptied and once filled. Nothing in
-   * the table's style depends on the row's state, so a row that starts or stops waiting restyles
-   * only its "Reading…", not its dozen cells (a screen of rows does so at each jump). "Reading…"
-   * is made invisible rather than taken out of the layout, which would lay out its text again
-   * each time it shows.
+   * assistive technology (the row is `aria-busy`): a row read again after a jump shows its
+   * record without drawing it twice. Nothing in the table's style depends on the row's state, so
+   * a row that starts or stops waiting restyles only its "Reading…", not its dozen cells (a
+   * screen of rows does so at each jump). "Reading…" is made invisible rather than taken out of
+   * the layout, which would lay out its text again each time it shows.
    */
   #wait(row: RowElement, busy: boolean): void {
     if (busy === row.busy) return;
@@ -204,31 +270,34 @@ export class RowPainter {
   #build(row: RowElement, shape: Shape): void {
     row.shape = shape;
     row.cells = [];
+    row.ink = [];
+    row.canvas = null;
+    row.inked = -1;
+    row.text = null;
     row.waiting = null;
     row.busy = null;
     row.element.replaceChildren();
     if (shape === 'unreadable') {
-      row.cells.push(this.#cell(row.element, 'unreadable'));
+      const cell = this.#cell(row.element, 'unreadable');
+      row.text = textIn(cell.element);
+      row.cells.push(cell);
       return;
     }
     for (const column of shape === 'fill' ? FILL_CELLS : ORDER_CELLS) {
-      const cell = this.#cell(row.element, CLASS[column]);
-      if (column === 'side') {
-        const arrow = document.createElement('span');
-        arrow.setAttribute('aria-hidden', 'true');
-        cell.extra = textIn(arrow);
-        cell.element.prepend(arrow);
-      } else if (column === 'fee') {
-        const asset = document.createElement('span');
-        asset.className = 'muted';
-        cell.extra = textIn(asset);
-        cell.element.append(asset);
-      }
-      row.cells.push(cell);
+      row.cells.push(this.#cell(row.element, CLASS[column]));
+      const runs = [{ text: '', style: STYLE[column] }];
+      if (column === 'fee') runs.push({ text: '', style: 'numberMuted' });
+      row.ink.push({ runs, right: RIGHT.has(column) });
     }
+    // After the cells, which the table's style sizes by their place in the row.
+    const canvas = document.createElement('canvas');
+    canvas.className = 'ink';
+    canvas.setAttribute('aria-hidden', 'true');
+    row.element.append(canvas);
+    row.canvas = canvas;
     // Shown over the cells while the row waits for its record (see #wait).
     const waiting = this.#cell(row.element, 'waiting');
-    write(waiting.text, 'Reading…');
+    write(textIn(waiting.element), 'Reading…');
     row.waiting = waiting.element;
   }
 
@@ -236,45 +305,57 @@ export class RowPainter {
     const element = document.createElement('div');
     element.setAttribute('role', 'gridcell');
     if (className) element.className = className;
-    const text = textIn(element);
     parent.append(element);
-    return { element, text };
+    return { element, label: '' };
   }
 
-  /** Writes a row's texts and classes for its line: only those that differ from the last. */
+  /** Sets a row's texts for its line: the labels that differ from the last, and the ink's. */
   #fill(row: RowElement, line: OrderLine | FillLine): void {
     if (line === row.line) return;
-    const last = row.line;
     row.line = line;
+    row.inked = -1;
     const columns = row.shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
     for (let k = 0; k < columns.length; k++) {
       const column = columns[k];
       const cell = row.cells[k];
-      if (!cell || !column) continue;
+      const runs = row.ink[k]?.runs;
+      const first = runs?.[0];
+      if (!cell || !column || !runs || !first) continue;
       switch (column) {
         case 'side':
-          write(cell.extra, SIDE_ARROW[line.side]);
-          write(cell.text, ` ${SIDE_TEXT[line.side]}`);
-          if (line.side !== last?.side) cell.element.className = `side ${line.side}`;
+          first.text = `${SIDE_ARROW[line.side]} ${SIDE_TEXT[line.side]}`;
+          first.style = line.side;
+          label(cell, SIDE_TEXT[line.side]);
           break;
-        case 'fee':
-          write(cell.text, `${line.fee} `);
-          write(cell.extra, line.feeAsset);
+        case 'fee': {
+          const asset = runs[1];
+          first.text = `${line.fee} `;
+          if (asset) asset.text = line.feeAsset;
+          label(cell, `${line.fee} ${line.feeAsset}`);
           break;
+        }
         case 'status': {
           const status = line.kind === 'order' ? line.status : undefined;
-          write(cell.text, status ? STATUS_TEXT[status] : '');
-          if (status !== (last?.kind === 'order' ? last.status : undefined)) {
-            cell.element.className = status ? `status ${status}` : 'status';
-          }
+          first.text = status ? STATUS_TEXT[status] : '';
+          first.style = status === 'failed' ? 'failed' : 'text';
+          label(cell, first.text);
           break;
         }
         default:
-          write(cell.text, plainText(line, column));
+          first.text = plainText(line, column);
+          label(cell, first.text);
       }
     }
   }
 }
+
+/** Sets a cell's `aria-label`, only when it differs (compared with what was written, not read). */
+const label = (cell: Cell, value: string): void => {
+  if (cell.label === value) return;
+  cell.label = value;
+  if (value) cell.element.setAttribute('aria-label', value);
+  else cell.element.removeAttribute('aria-label');
+};
 
 /** The text of a cell that is only text. */
 const plainText = (line: OrderLine | FillLine, column: Column): string => {
@@ -309,7 +390,7 @@ const textIn = (parent: HTMLElement): TextSlot => ({
 });
 
 /** Sets a text node's text, only when it differs (a write is a relayout of its cell). */
-const write = (text: TextSlot | undefined, value: string): void => {
+const write = (text: TextSlot | null, value: string): void => {
   if (!text || text.value === value) return;
   text.value = value;
   text.node.data = value;

@@ -24,16 +24,16 @@ export interface RowRange {
  * list scrolls instead of made anew:
  * - a record already drawn keeps its element wherever it moves (a live update that pushes it down
  *   moves its element with it), and a row read where its placeholder stood takes that element;
- * - the rest take the elements of rows that left, so a jump of a screen or more changes the text
- *   of some thirty elements and makes none.
+ * - the rest take the elements of rows that left, so a jump of a screen or more draws some
+ *   thirty elements anew and makes none.
  *
  * `placed` lists the elements in the order of their slots, which never changes: an element is
  * never moved in the page (a move is a removal and an insertion, whose style and layout the
  * browser works out anew); the rows' places in the list are their `index` (the table gives
  * assistive technology the list order).
  *
- * A frame fills at most half a screen of rows in view with records they did not show (their
- * texts' layout is most of a frame's work); the rest wait at their places for the next frame
+ * A frame fills at most half a screen of rows in view with records they did not show (drawing
+ * their texts is most of a frame's work); the rest wait at their places for the next frame
  * (`deferredInView`, then `fillMore()`). A frame that changes rows in view leaves the rows drawn
  * beyond the view that would change for later (`deferred`, then `catchUp()`): after a jump, the
  * screen shows in one or two frames and the rows either side of it, there for the next scroll,
@@ -162,9 +162,9 @@ export class RowSlots<R> {
       const last = entries[slots[i] ?? -1];
       return !last || last.index !== start + i || last.row !== rows[i];
     };
-    // A frame writes the text of at most half a screen of rows (their layout is most of a
-    // frame's work: after a jump, or a page, a whole screen of them would take two frames'
-    // time in one); the rest show "Reading…" a frame longer, at their places.
+    // A frame draws the texts of at most half a screen of rows (most of a frame's work: after
+    // a jump, or a page, a whole screen of them would take two frames' time in one); the rest
+    // show "Reading…" a frame longer, at their places.
     let inView = false;
     this.deferredInView = false;
     const viewFrom = Math.max(0, viewStart - start);
