@@ -75,12 +75,19 @@ const inkOf = (row: Locator) =>
         const to = Math.round((box.right - origin - parseFloat(style.paddingRight)) * scale);
         let first = -1;
         let last = -1;
+        // The lightness (0 to 255) of the ink's solid pixels, for the theme it is drawn in.
+        let light = 0;
+        let solid = 0;
         for (let x = Math.max(0, from - 4); x < Math.min(width, to + 4); x++) {
           for (let y = 0; y < height; y++) {
-            if ((data[(y * width + x) * 4 + 3] ?? 0) > 0) {
-              if (first < 0) first = x;
-              last = x;
-              break;
+            const at = (y * width + x) * 4;
+            const alpha = data[at + 3] ?? 0;
+            if (alpha === 0) continue;
+            if (first < 0) first = x;
+            last = x;
+            if (alpha === 255) {
+              light += ((data[at] ?? 0) + (data[at + 1] ?? 0) + (data[at + 2] ?? 0)) / 3;
+              solid++;
             }
           }
         }
@@ -88,6 +95,7 @@ const inkOf = (row: Locator) =>
           name: cell.getAttribute('aria-label'),
           inked: first >= 0,
           fromSide: first < 0 ? null : (right ? to - last : first - from) / scale,
+          light: solid > 0 ? light / solid : null,
         };
       });
   });
@@ -154,8 +162,19 @@ for (const size of [
     expect(orderColumns.row).toEqual(orderColumns.header);
     expect(orderColumns.header).toHaveLength(size.width >= 1920 ? 10 : 7);
 
+    // The rows are drawn anew in each theme's colours: every cell's text lighter on dark.
+    const tones: Record<string, (number | null)[]> = {};
     for (const theme of ['light', 'dark'] as const) {
       await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+      await expect
+        .poll(async () => {
+          tones[theme] = (await inkOf(page.locator(`#orders-row-${middle}`))).map((c) => c.light);
+          return (
+            theme === 'light' ||
+            tones['dark']?.every((tone, k) => (tone ?? 0) > (tones['light']?.[k] ?? 255) + 40)
+          );
+        })
+        .toBe(true);
       await page.screenshot({ path: `${SHOTS}/orders-many-${size.width}-${theme}.png` });
     }
 
