@@ -92,7 +92,7 @@ const inkOf = (row: Locator) =>
           }
         }
         return {
-          name: cell.getAttribute('aria-label'),
+          name: cell.getAttribute('aria-label') ?? '',
           inked: first >= 0,
           fromSide: first < 0 ? null : (right ? to - last : first - from) / scale,
           light: solid > 0 ? light / solid : null,
