@@ -67,10 +67,29 @@ test('the smallest window (1024×680) and 200% zoom keep every screen usable, wi
   const nav = page.getByRole('navigation', { name: 'Main' });
   const noSideways = () =>
     page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  /**
+   * Boxes of a fixed size whose insides nothing around them depends on (`contain: strict`: the
+   * book's levels and middle line, the header's best prices, the Orders rows) clip what does not
+   * fit: the texts that change in them must fit. Lists those whose content is cut.
+   */
+  const clippedBoxes = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('main *')]
+        .filter((box) => getComputedStyle(box).contain === 'strict' && box.offsetWidth > 0)
+        .filter(
+          (box) => box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1,
+        )
+        .map((box) => `${box.className}: ${box.textContent?.trim().slice(0, 40)}`),
+    );
   for (const section of ['Funds', 'Settings', 'Trade', 'Orders'] as const) {
     await nav.getByRole('button', { name: section }).click();
     await expect(page.locator(`main[data-section="${section.toLowerCase()}"]`)).toBeVisible();
     expect(await noSideways(), `${section} at 1024×680`).toBe(true);
+    if (section === 'Trade') {
+      // With the market maker's quotes in the book and its best prices in the header.
+      await page.getByRole('button', { name: /^Ask / }).first().waitFor({ timeout: 60_000 });
+    }
+    expect(await clippedBoxes(), `${section} at 1024×680`).toEqual([]);
     await shoot(page, `small-${section.toLowerCase()}`);
   }
   // At 200% zoom the smallest window is 512×340 CSS pixels: the layout must reflow to it
@@ -87,6 +106,7 @@ test('the smallest window (1024×680) and 200% zoom keep every screen usable, wi
     await nav.getByRole('button', { name: section }).click();
     await expect(page.locator(`main[data-section="${section.toLowerCase()}"]`)).toBeVisible();
     expect(await noSideways(), `${section} at 4K`).toBe(true);
+    expect(await clippedBoxes(), `${section} at 4K`).toEqual([]);
     await shoot(page, `4k-${section.toLowerCase()}`);
   }
 });
