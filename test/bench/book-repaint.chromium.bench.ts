@@ -79,12 +79,14 @@ try {
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
     traceEvents: TraceEvent[];
   };
-  const drawing = drawingWork(trace.traceEvents);
+  const { cpu: drawing, pageLaidOut } = drawingWork(trace.traceEvents);
   report('book-drawing-per-depth-event', {
     unit: 'ms (on the CPU)',
     events: drawing.length,
     median: round(percentile(drawing, 0.5)),
     worst: round(Math.max(...drawing)),
+    // Depth events whose frame laid out the whole page rather than the boxes that changed.
+    page_laid_out: pageLaidOut,
   });
 } finally {
   await bench.close();
@@ -93,14 +95,17 @@ try {
 /**
  * For each depth event that reached the page (its mark), the CPU time of the drawing work in the
  * first frame after it: from the first style or layout after the mark to the paint that ends it.
+ * And how many of those frames laid out the whole page: a layout whose root is the document, not
+ * the fixed boxes (the book's levels, its middle line, the header's best prices) that changed.
  */
-function drawingWork(events: TraceEvent[]): number[] {
+function drawingWork(events: TraceEvent[]): { cpu: number[]; pageLaidOut: number } {
   // What the page spends drawing a frame: style, layout, pre-paint, paint and layerizing.
   const DRAWING = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize']);
   const onMain = rendererMain(events).sort((a, b) => a.ts - b.ts);
   const marks = onMain.filter((e) => e.name === 'bench-depth').map((e) => e.ts);
   const drawn = onMain.filter((e) => e.ph === 'X' && DRAWING.has(e.name));
   const out: number[] = [];
+  let pageLaidOut = 0;
   for (const [k, at] of marks.entries()) {
     const next = marks[k + 1] ?? Number.POSITIVE_INFINITY;
     const first = drawn.findIndex((e) => e.ts >= at);
@@ -108,15 +113,25 @@ function drawingWork(events: TraceEvent[]): number[] {
     // Nested events (a forced layout inside style, paint's own parts) are counted once.
     let cpu = 0;
     let until = 0;
+    let whole = false;
     for (const e of drawn.slice(first)) {
       if (e.ts >= next) break;
+      if (e.name === 'Layout' && rootsOf(e).includes('#document')) whole = true;
       if (e.ts < until) continue;
       cpu += (e.tdur ?? e.dur ?? 0) / 1000;
       until = e.ts + (e.dur ?? 0);
       if (e.name === 'Layerize') break;
     }
     out.push(cpu);
+    if (whole) pageLaidOut++;
   }
   if (out.length === 0) throw new Error('no depth event was drawn while tracing');
-  return out;
+  return { cpu: out, pageLaidOut };
+}
+
+/** The nodes a layout started from (Chromium's trace names them when the layout ends). */
+function rootsOf(layout: TraceEvent): string[] {
+  const end = (layout.args as { endData?: { layoutRoots?: { nodeName?: string }[] } } | undefined)
+    ?.endData;
+  return (end?.layoutRoots ?? []).map((root) => root.nodeName ?? '');
 }
