@@ -23,9 +23,8 @@ export interface PaintContext {
 type Shape = 'order' | 'fill' | 'unreadable';
 
 /**
- * A text node and the text last written to it. A paint compares with this, never with the node's
- * own text: each read of a node's text hands the script a new string backed by the page's copy,
- * one more for the collector to trace and release (ten per row that changes).
+ * A text node and the text last written to it (an unreadable row's text, "Reading…"). A paint
+ * compares with this, never with the node's own text: each read of it is a new string.
  */
 interface TextSlot {
   node: Text;
