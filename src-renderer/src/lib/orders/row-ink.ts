@@ -13,7 +13,8 @@
  */
 
 /** How a piece of a cell's text looks: the styles the table's cells use. */
-export type InkStyle = 'text' | 'muted' | 'number' | 'numberMuted' | 'buy' | 'sell' | 'failed';
+const INK_STYLES = ['text', 'muted', 'number', 'numberMuted', 'buy', 'sell', 'failed'] as const;
+export type InkStyle = (typeof INK_STYLES)[number];
 
 /** A piece of a cell's text in one style. */
 export interface InkRun {
@@ -102,10 +103,7 @@ const inGlyphs = (text: string): boolean => {
 
 /** The ellipsis of a cut text, in each style (made once: this runs for every cell drawn). */
 const ELLIPSIS = Object.fromEntries(
-  (['text', 'muted', 'number', 'numberMuted', 'buy', 'sell', 'failed'] as const).map((style) => [
-    style,
-    { text: '…', style },
-  ]),
+  INK_STYLES.map((style) => [style, { text: '…', style }]),
 ) as Record<InkStyle, InkRun>;
 
 /** The table's ink: glyphs and words drawn once per style and copied onto each row's canvas. */
