@@ -126,11 +126,13 @@ export type {
   OrderQuery,
   OrderFilters,
   OrderListRead,
+  FillSummary,
   OrderRow,
   OrderRows,
+  OrderSummary,
   OrderRowsRequest,
 } from './orders';
-export { MAX_ORDER_ROWS } from './orders';
+export { MAX_ORDER_ROWS, orderRowOf } from './orders';
 export type { ConnectionState } from './market';
 export type { Settings } from './settings';
 export type { SessionStatus, LockState, AutoLock, LockReason } from './session';

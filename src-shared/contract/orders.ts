@@ -39,14 +39,64 @@ export const OrderRowsRequest = OrderFilters.extend({
 export type OrderRowsRequest = z.input<typeof OrderRowsRequest>;
 
 /**
+ * The fields of an order, and of a fill, that a line of the Orders table shows: a row carries
+ * these and no more. A history of 100,000 orders is scrolled through a screen at a time, and
+ * whatever else a row held (an order's executions above all) would be garbage in the page as soon
+ * as the row scrolled by. The order's detail reads the whole record (`held`, then `get`).
+ */
+export const ORDER_SUMMARY_FIELDS = {
+  id: true,
+  symbol: true,
+  side: true,
+  type: true,
+  status: true,
+  createdAt: true,
+  price: true,
+  baseQty: true,
+  executedBaseQty: true,
+  executedPrice: true,
+  commission: true,
+  commissionUnit: true,
+} as const satisfies { readonly [K in keyof Order]?: true };
+export const FILL_SUMMARY_FIELDS = {
+  id: true,
+  createdAt: true,
+  price: true,
+  baseQty: true,
+  quoteQty: true,
+  commission: true,
+  commissionUnit: true,
+  role: true,
+} as const satisfies { readonly [K in keyof Execution]?: true };
+export type OrderSummary = Pick<Order, keyof typeof ORDER_SUMMARY_FIELDS>;
+export type FillSummary = Pick<Execution, keyof typeof FILL_SUMMARY_FIELDS>;
+
+/** `record`'s fields named in `fields`, and no others. */
+const picked = <T extends object, K extends keyof T>(
+  record: T,
+  fields: { readonly [P in K]: true },
+): Pick<T, K> => {
+  const out = {} as Pick<T, K>;
+  for (const key of Object.keys(fields) as K[]) out[key] = record[key];
+  return out;
+};
+
+/**
  * One line of a list: an order (open orders, order history), or one fill of an order (trading
  * history, where `execution` is that fill). `key` is unique in the list.
  */
 export interface OrderRow {
   key: string;
-  order: Order;
-  execution: Execution | null;
+  order: OrderSummary;
+  execution: FillSummary | null;
 }
+
+/** The row of a list for an order, or for one fill of it: the fields its line shows. */
+export const orderRowOf = (key: string, order: Order, execution: Execution | null): OrderRow => ({
+  key,
+  order: picked(order, ORDER_SUMMARY_FIELDS),
+  execution: execution && picked(execution, FILL_SUMMARY_FIELDS),
+});
 
 /** A slice of one filtered list, with how long the whole list is. */
 export interface OrderRows {
@@ -57,6 +107,8 @@ export interface OrderRows {
   version: number;
   rows: OrderRow[];
 }
+
+const OrderIdRequest = z.object({ orderId: z.string().min(1).max(100) });
 
 /** A fill of one of the trader's orders, for toasts and notifications. */
 export const Fill = z.object({ order: Order, executionId: z.string() });
@@ -71,7 +123,13 @@ export const orders = {
   rows: operation<OrderRows>().request(OrderRowsRequest),
   /** Every open order (the Trade screen's panel). Longer lists are read with `rows`. */
   all: operation<Order[]>().request(OrderFilters.extend({ view: z.literal('open') })),
-  get: operation<Order>().request(z.object({ orderId: z.string().min(1).max(100) })),
+  /** One order, with every execution, as the exchange has it now. */
+  get: operation<Order>().request(OrderIdRequest),
+  /**
+   * One order as main's lists last read it, without asking the exchange (null when no list
+   * holds it): what the detail shows at once, and still shows if the exchange cannot be reached.
+   */
+  held: operation<Order | null>().request(OrderIdRequest),
   /** Writes orders or fills as CSV through the system's save dialog; null when cancelled. */
   exportCsv: operation<{ fileName: string; rows: number } | null>().request(
     OrderFilters.extend({ what: z.enum(['orders', 'fills']) }),

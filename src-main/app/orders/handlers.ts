@@ -6,5 +6,6 @@ export const ordersHandlers = (orders: OrdersService): Handlers['orders'] => ({
   rows: (request) => orders.rows(request),
   all: (filters) => orders.all(filters),
   get: ({ orderId }) => orders.get(orderId),
+  held: ({ orderId }) => orders.held(orderId),
   exportCsv: (request) => orders.exportCsv(request),
 });

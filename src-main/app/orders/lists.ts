@@ -1,10 +1,11 @@
-import type {
-  OrderFilters,
-  OrderListRead,
-  OrderRow,
-  OrderRows,
+import {
+  orderRowOf,
+  type OrderFilters,
+  type OrderListRead,
+  type OrderRow,
+  type OrderRows,
 } from '../../../src-shared/contract';
-import type { Order, OrderView } from '../../../src-shared/domain';
+import type { Execution, Order, OrderView } from '../../../src-shared/domain';
 
 /**
  * Every record of a view, for one market or all (''), as the exchange lists them, each once (the
@@ -35,7 +36,8 @@ interface HeldList {
 
 /**
  * A filtered list's rows: an order list keeps its orders and makes rows only for the slice
- * asked for (a list of 100,000 is not copied into 100,000 rows to answer 50 of them).
+ * asked for (a list of 100,000 is not copied into 100,000 rows to answer 50 of them). A row
+ * sent holds only what its line shows (`orderRowOf`).
  */
 interface Rows {
   readonly length: number;
@@ -44,8 +46,20 @@ interface Rows {
 
 const orderRows = (orders: readonly Order[]): Rows => ({
   length: orders.length,
+  slice: (start, end) => orders.slice(start, end).map((order) => orderRowOf(order.id, order, null)),
+});
+
+/** One fill of the trading history with its whole order, as main holds it. */
+interface FillRow {
+  key: string;
+  order: Order;
+  execution: Execution;
+}
+
+const fillRows = (rows: readonly FillRow[]): Rows => ({
+  length: rows.length,
   slice: (start, end) =>
-    orders.slice(start, end).map((order) => ({ key: order.id, order, execution: null })),
+    rows.slice(start, end).map((row) => orderRowOf(row.key, row.order, row.execution)),
 });
 
 /** The first record of each id (a list read or pushed can repeat one). */
@@ -55,8 +69,8 @@ export const uniqueOrders = (orders: readonly Order[]): Order[] => {
 };
 
 /** The trading history: one row per fill, newest first (a stable sort keeps ties in order). */
-export const fillRowsOf = (orders: readonly Order[]): OrderRow[] => {
-  const rows: OrderRow[] = [];
+export const fillRowsOf = (orders: readonly Order[]): FillRow[] => {
+  const rows: FillRow[] = [];
   const seen = new Set<string>();
   for (const order of orders) {
     for (const execution of order.executions) {
@@ -67,8 +81,8 @@ export const fillRowsOf = (orders: readonly Order[]): OrderRow[] => {
     }
   }
   return rows.sort((a, b) => {
-    const x = a.execution?.createdAt ?? '';
-    const y = b.execution?.createdAt ?? '';
+    const x = a.execution.createdAt;
+    const y = b.execution.createdAt;
     return x < y ? 1 : x > y ? -1 : 0;
   });
 };
@@ -118,6 +132,16 @@ export class OrderLists {
   ): Promise<Order[]> {
     const list = await this.#list(network, filters.view, filters.symbol ?? '', read, load);
     return list.orders.filter(matches(filters));
+  }
+
+  /** An order as the lists held for `network` last read it, the most recently used first. */
+  held(network: string, orderId: string): Order | undefined {
+    for (const list of [...this.#held.values()].reverse()) {
+      if (list.network !== network) continue;
+      const order = list.orders.find((o) => o.id === orderId);
+      if (order) return order;
+    }
+    return undefined;
   }
 
   /** Main learned these lists changed: the next `current` read of them reads them again. */
@@ -223,7 +247,7 @@ export class OrderLists {
       list.rows.delete(key);
     } else {
       const orders = key === '||' ? list.orders : list.orders.filter(matches(filters));
-      rows = list.view === 'trades' ? fillRowsOf(orders) : orderRows(orders);
+      rows = list.view === 'trades' ? fillRows(fillRowsOf(orders)) : orderRows(orders);
     }
     list.rows.set(key, rows);
     for (const oldest of list.rows.keys()) {

@@ -119,6 +119,12 @@ export class OrdersService {
     return client.order(orderId);
   }
 
+  /** An order as a list main holds read it (no call to the exchange); null when none holds it. */
+  async held(orderId: string): Promise<Order | null> {
+    const connection = await this.deps.network.connection();
+    return this.#lists.held(connection.key, orderId) ?? null;
+  }
+
   async exportCsv(
     request: OrderFilters & { what: 'orders' | 'fills' },
   ): Promise<{ fileName: string; rows: number } | null> {

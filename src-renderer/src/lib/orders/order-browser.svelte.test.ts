@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { OrderRowsRequest } from '../../../../src-shared/contract';
+import type { Order } from '../../../../src-shared/domain';
+import type { Serialized } from '../../../../src-shared/domain/amount';
 import { MarketList } from '../shell/markets.svelte';
 import { executionOf, fakeApi, orderOf } from '../trade/fake-api';
 import { BLOCK, OrderBrowser } from './order-browser.svelte';
@@ -124,7 +126,7 @@ describe('OrderBrowser', () => {
     browser.want(50_010, 50_060);
     expect(browser.rowAt(50_010)).toBeUndefined();
     await vi.waitFor(() => expect(browser.rowAt(50_059)?.key).toBe('order-50059'));
-    expect(browser.orderAt(50_010)?.id).toBe('order-50010');
+    expect(browser.orderIdAt(50_010)).toBe('order-50010');
     expect(rowsAsked(fake).at(-1)).toMatchObject({
       offset: 50_000,
       limit: 2 * BLOCK,
@@ -173,34 +175,84 @@ describe('OrderBrowser', () => {
     await browser.show('trades');
     expect(rowsAsked(fake).at(-1)?.view).toBe('trades');
     expect(browser.rowAt(1)?.key).toBe('a:a1');
-    expect(browser.orderAt(1)?.id).toBe('a');
+    expect(browser.orderIdAt(1)).toBe('a');
   });
 
-  it("opens an order with main's fresh record, and says so when it cannot be read", async () => {
-    const listed = orderOf({ id: 'o1', executions: [] });
+  it("opens an order as main holds it at once, then with the exchange's fresh record", async () => {
+    const held = orderOf({ id: 'o1', status: 'open', executions: [] });
     const fresh = orderOf({
       id: 'o1',
       status: 'fully_filled',
       executions: [execution('e1', 'o1', '2025-03-01T12:00:01Z')],
     });
-    let fail = false;
+    let answer: (order: Serialized<Order>) => void = () => undefined;
     const fake = fakeApi({
       'market:markets': () => [],
-      'orders:rows': mainList({ rows: [rowOf(listed)] }).handler,
-      'orders:get': () => {
-        if (fail) throw new Error('The exchange did not answer. Try again in a moment.');
-        return fresh;
+      'orders:rows': mainList({ rows: [rowOf(held)] }).handler,
+      'orders:held': () => held,
+      'orders:get': () => new Promise<Serialized<Order>>((done) => (answer = done)),
+    });
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    await browser.start();
+    const opening = browser.open('o1');
+    await vi.waitFor(() => expect(browser.detail?.status).toBe('open'));
+    expect(browser.detailLoading).toBe(true);
+    answer(fresh);
+    await opening;
+    expect(browser.detail?.status).toBe('fully_filled');
+    expect(browser.detail?.executions.map((e) => e.id)).toEqual(['e1']);
+    expect(browser.detailLoading).toBe(false);
+  });
+
+  it('keeps the held record with the error when the exchange cannot be reached', async () => {
+    const held = orderOf({ id: 'o1', status: 'open', executions: [] });
+    const fake = fakeApi({
+      'market:markets': () => [],
+      'orders:rows': mainList({ rows: [rowOf(held)] }).handler,
+      'orders:held': () => held,
+      'orders:get': async () => {
+        // Main's held answer comes first, as its lists are in memory.
+        await new Promise((done) => setTimeout(done, 5));
+        throw new Error('The exchange did not answer. Try again in a moment.');
       },
     });
     const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
     await browser.start();
     await browser.open('o1');
-    expect(browser.detail?.executions.map((e) => e.id)).toEqual(['e1']);
-    fail = true;
-    await browser.open('o1');
     expect(browser.detailError).toBe('The exchange did not answer. Try again in a moment.');
-    // What the list held is still shown.
     expect(browser.detail?.id).toBe('o1');
+  });
+
+  it("never shows main's held record over the fresh one that came first", async () => {
+    const held = orderOf({ id: 'o1', status: 'open', executions: [] });
+    const fresh = orderOf({ id: 'o1', status: 'cancelled', executions: [] });
+    let release: () => void = () => undefined;
+    const fake = fakeApi({
+      'market:markets': () => [],
+      'orders:rows': mainList({ rows: [rowOf(held)] }).handler,
+      'orders:held': () => new Promise((done) => (release = () => done(held))),
+      'orders:get': () => fresh,
+    });
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    await browser.start();
+    await browser.open('o1');
+    release();
+    await new Promise((done) => setTimeout(done, 5));
+    expect(browser.detail?.status).toBe('cancelled');
+  });
+
+  it('says so when neither main nor the exchange has a readable record', async () => {
+    const fake = fakeApi({
+      'market:markets': () => [],
+      'orders:rows': mainList({ rows: [] }).handler,
+      'orders:held': () => null,
+      'orders:get': () => ({ id: 'o1', status: 'not a status' }),
+    });
+    const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());
+    await browser.start();
+    await browser.open('o1');
+    expect(browser.detail).toBeNull();
+    expect(browser.detailError).toBe('This order record could not be read.');
   });
 
   it('exports through main and reports where the file went, or why not', async () => {

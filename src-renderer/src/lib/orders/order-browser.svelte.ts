@@ -16,7 +16,7 @@ import {
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { messageOf, unwrap } from '../api';
 import type { MarketList } from '../shell/markets.svelte';
-import { STATUSES_OF, type WireOrder, type WireRow } from './rows';
+import { STATUSES_OF, type WireRow } from './rows';
 
 export interface Notice {
   kind: 'success' | 'error';
@@ -126,9 +126,9 @@ export class OrderBrowser {
     return this.blocks.get(Math.floor(index / BLOCK))?.[index % BLOCK];
   }
 
-  /** The order behind a row (for the trading history: the order the fill belongs to). */
-  orderAt(index: number): WireOrder | null {
-    return this.rowAt(index)?.order ?? null;
+  /** The id of the order behind a row (for the trading history: the order the fill belongs to). */
+  orderIdAt(index: number): string | null {
+    return this.rowAt(index)?.order.id ?? null;
   }
 
   /**
@@ -328,33 +328,41 @@ export class OrderBrowser {
     }
   }
 
+  /**
+   * Shows an order in detail: the record as main's lists hold it at once (main asks the exchange
+   * nothing for it), then main's fresh one from the exchange, with every execution. If the
+   * exchange cannot be reached, the held record stays with the error beside it.
+   */
   async open(orderId: string): Promise<void> {
     const seq = ++this.detailSeq;
+    const again = this.openId === orderId;
     this.openId = orderId;
     this.detailError = null;
     this.detailLoading = true;
-    // What the list holds shows at once; main's fresh record (with every execution) follows.
-    const known = this.knownOrder(orderId);
-    const parsedKnown = known ? Order.safeParse(known) : null;
-    this.detail = parsedKnown?.success ? parsedKnown.data : null;
+    // The same order opened again (after a cancel) keeps its record shown until the new one.
+    if (!again) this.detail = null;
+    let answered = false;
+    const shown = (record: unknown): boolean => {
+      const read = Order.safeParse(record);
+      if (read.success) this.detail = read.data;
+      return read.success;
+    };
+    void unwrap(this.api.orders.held({ orderId })).then(
+      (held) => {
+        if (seq === this.detailSeq && !answered && held) shown(held);
+      },
+      () => undefined,
+    );
     try {
-      const fresh = Order.safeParse(await unwrap(this.api.orders.get({ orderId })));
+      const fresh = await unwrap(this.api.orders.get({ orderId }));
       if (seq !== this.detailSeq) return;
-      if (fresh.success) this.detail = fresh.data;
-      else if (!this.detail) this.detailError = 'This order record could not be read.';
+      answered = shown(fresh);
+      if (!answered && !this.detail) this.detailError = 'This order record could not be read.';
     } catch (error) {
       if (seq === this.detailSeq) this.detailError = messageOf(error);
     } finally {
       if (seq === this.detailSeq) this.detailLoading = false;
     }
-  }
-
-  private knownOrder(orderId: string): WireOrder | undefined {
-    for (const rows of this.blocks.values()) {
-      const row = rows.find((r) => r.order.id === orderId);
-      if (row) return row.order;
-    }
-    return undefined;
   }
 
   close(): void {

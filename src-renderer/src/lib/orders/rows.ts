@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OrderRow } from '../../../../src-shared/contract';
+import type { FillSummary, OrderRow, OrderSummary } from '../../../../src-shared/contract';
 import {
   AmountText,
   FINISHED_STATUSES,
@@ -20,12 +20,15 @@ import { dateTime, fixed, NONE, pairLabel } from '../trade';
 /** An order record as it crossed from main: exact decimal strings, parsed when shown. */
 export type WireOrder = Serialized<OrderT>;
 export type WireExecution = Serialized<ExecutionT>;
-/** One row of a list as main sends it: an order, or (trading history) one fill of an order. */
+/**
+ * One row of a list as main sends it: an order, or (trading history) one fill of an order, with
+ * the fields its line shows.
+ */
 export type WireRow = Serialized<OrderRow>;
 
 /**
  * What a table row shows of an order, checked as text: amounts stay the exact strings they
- * crossed as (no decimal is made for a row a trader scrolls past).
+ * crossed as (no decimal is made for a row a trader scrolls past). The same fields as main sends.
  */
 const OrderCells = z.object({
   id: z.string(),
@@ -40,7 +43,7 @@ const OrderCells = z.object({
   executedPrice: AmountText.nullable(),
   commission: AmountText,
   commissionUnit: z.string(),
-});
+} satisfies Record<keyof OrderSummary, z.ZodType>);
 
 const FillCells = z.object({
   id: z.string(),
@@ -51,7 +54,7 @@ const FillCells = z.object({
   commission: AmountText,
   commissionUnit: z.string(),
   role: Role,
-});
+} satisfies Record<keyof FillSummary, z.ZodType>);
 
 /** An order as one line of the table: every cell's text. */
 export interface OrderLine {
@@ -105,7 +108,7 @@ export const lineOf = (row: WireRow, markets: readonly Market[]): Line => {
   return line;
 };
 
-const orderLine = (wire: WireOrder, markets: readonly Market[]): Line => {
+const orderLine = (wire: WireRow['order'], markets: readonly Market[]): Line => {
   const read = OrderCells.safeParse(wire);
   if (!read.success) {
     return { kind: 'unreadable', text: `Order ${wire.id}: this record could not be read.` };

@@ -327,7 +327,15 @@ describe('every flow of the seed through the app', () => {
       limit: 50,
     });
     expect(fills.total).toBeGreaterThan(0);
-    expect(fills.rows.every((row) => row.execution?.orderId === row.order.id)).toBe(true);
+    expect(fills.rows.every((row) => row.key === `${row.order.id}:${row.execution?.id}`)).toBe(
+      true,
+    );
+    // A row carries what its line shows; the whole record, with its executions, main gives
+    // without asking the exchange again.
+    const [fill] = fills.rows;
+    expect(fill?.order).not.toHaveProperty('executions');
+    const whole = await call<Serialized<Order> | null>('orders:held', { orderId: fill?.order.id });
+    expect(whole?.executions.map((e) => e.id)).toContain(fill?.execution?.id);
     const trades = await call<Serialized<OrderPage>>('orders:list', {
       view: 'trades',
       page: 1,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { OrdersService } from '../../../../../src-main/app/orders/service';
 import type { EmitEvent, OrderRowsRequest } from '../../../../../src-shared/contract';
-import { OrderRowsRequest as RowsSchema } from '../../../../../src-shared/contract/orders';
+import {
+  FILL_SUMMARY_FIELDS,
+  ORDER_SUMMARY_FIELDS,
+  OrderRowsRequest as RowsSchema,
+} from '../../../../../src-shared/contract/orders';
 import type { Order } from '../../../../../src-shared/domain';
 import { recordOf, recordsExchange } from '../../../../fixtures/orders/records';
 
@@ -220,6 +224,39 @@ describe('OrdersService rows', () => {
     // Another network's push leaves this one's lists alone.
     orders.openOrdersRead('preprod', []);
     expect((await rows({ view: 'open', offset: 0, limit: 50 })).total).toBe(2);
+  });
+
+  it('sends each row with what its line shows, not the whole record', async () => {
+    const order = recordOf(0, { executions: 3 });
+    const { rows } = setup({ orderHistory: [order], tradingHistory: [order] });
+    const [line] = (await rows({ view: 'history', offset: 0, limit: 10 })).rows;
+    expect(Object.keys(line?.order ?? {}).sort()).toEqual(Object.keys(ORDER_SUMMARY_FIELDS).sort());
+    expect(line?.order.baseQty.toFixed()).toBe(order.baseQty.toFixed());
+    const [fill] = (await rows({ view: 'trades', offset: 0, limit: 10 })).rows;
+    expect(fill?.order).not.toHaveProperty('executions');
+    expect(Object.keys(fill?.execution ?? {}).sort()).toEqual(
+      Object.keys(FILL_SUMMARY_FIELDS).sort(),
+    );
+    expect(fill?.execution?.price.toFixed()).toBe(order.executions[2]?.price.toFixed());
+  });
+
+  it('gives an order as its lists hold it, whole, without asking the exchange', async () => {
+    const { orders, rows, exchange } = setup({
+      'sandbox|orderHistory': range(0, 300, (i) => recordOf(i, { executions: 2 })),
+      'preprod|orderHistory': range(1000, 1002),
+    });
+    expect(await orders.held(recordOf(7).id)).toBeNull();
+    await rows({ view: 'history', offset: 0, limit: 10 });
+    const reads = exchange.calls.length;
+    const held = await orders.held(recordOf(280).id);
+    expect(held?.executions.map((e) => e.id)).toEqual([
+      `${recordOf(280).id}-e1`,
+      `${recordOf(280).id}-e2`,
+    ]);
+    expect(exchange.calls).toHaveLength(reads);
+    // Another network's lists hold none of this one's orders.
+    exchange.state.network = 'preprod';
+    expect(await orders.held(recordOf(280).id)).toBeNull();
   });
 
   it('never answers with one network’s list on another', async () => {
