@@ -157,6 +157,11 @@ try {
   const worstWithoutGc: number[] = [];
   /** Full collections (V8's heap and Blink's together) within each round. */
   const fullCollections: number[] = [];
+  /** Scavenges (V8's young generation) within each round: the page's rate of garbage. */
+  const minorCollections: number[] = [];
+  /** The main thread's time in garbage collection within each round, wall and on a CPU. */
+  const gcTime: number[] = [];
+  const gcCpu: number[] = [];
   const cpuP99: number[] = [];
   const waiting: number[] = [];
   const settle: number[] = [];
@@ -282,6 +287,9 @@ try {
     gcInWorst.push(frames.gc[worstAt] ?? 0);
     worstWithoutGc.push(Math.max(...frames.work.filter((_, k) => frames.gc[k] === 0)));
     fullCollections.push(frames.fullCollections);
+    minorCollections.push(frames.minorCollections);
+    gcTime.push(frames.gcTime);
+    gcCpu.push(frames.gcCpu);
     cpuWorst.push(Math.max(...frames.cpu));
     cpuP99.push(percentile(frames.cpu, 0.99));
     waiting.push(run.framesWaiting / run.frames);
@@ -305,6 +313,9 @@ try {
     // A round with none has a worst frame of its own work; one with some, usually a collection's.
     full_collections_per_round_median: percentile(fullCollections, 0.5),
     rounds_without_full_collection: fullCollections.filter((n) => n === 0).length,
+    minor_collections_per_round_median: percentile(minorCollections, 0.5),
+    gc_ms_per_round_median: round(percentile(gcTime, 0.5)),
+    gc_cpu_ms_per_round_median: round(percentile(gcCpu, 0.5)),
     // worst_frame_median_wheel, _drag, _page, _jump
     ...Object.fromEntries(
       Object.entries(patternWorst).map(([name, values]) => [
@@ -336,6 +347,9 @@ function frameWork(events: TraceEvent[]): {
   pattern: string[];
   gc: number[];
   fullCollections: number;
+  minorCollections: number;
+  gcTime: number;
+  gcCpu: number;
 } {
   const onMain = rendererMain(events);
   const mark = (name: string) => onMain.find((e) => e.name === name)?.ts ?? Number.NaN;
@@ -396,8 +410,29 @@ function frameWork(events: TraceEvent[]): {
     gc.push(collecting / 1000);
   }
   if (work.length === 0) throw new Error('the trace has no animation frame while scrolling');
-  const fullCollections = onMain.filter(
-    (e) => e.name === 'MajorGC' && e.ph === 'X' && e.ts >= from && e.ts <= to,
-  ).length;
-  return { work, cpu, chrome, pattern, gc, fullCollections };
+  const whileScrolling = (name: string) =>
+    onMain.filter((e) => e.name === name && e.ph === 'X' && e.ts >= from && e.ts <= to);
+  // Time in collections: each top-level one (the events of a collection nest), wall and CPU.
+  let gcTime = 0;
+  let gcCpu = 0;
+  let until = 0;
+  for (const e of onMain
+    .filter((e) => e.ph === 'X' && e.ts >= from && e.ts <= to && isCollecting(e))
+    .sort((a, b) => a.ts - b.ts)) {
+    if (e.ts < until) continue;
+    until = e.ts + (e.dur ?? 0);
+    gcTime += e.dur ?? 0;
+    gcCpu += e.tdur ?? e.dur ?? 0;
+  }
+  return {
+    work,
+    cpu,
+    chrome,
+    pattern,
+    gc,
+    fullCollections: whileScrolling('MajorGC').length,
+    minorCollections: whileScrolling('MinorGC').length,
+    gcTime: gcTime / 1000,
+    gcCpu: gcCpu / 1000,
+  };
 }
