@@ -40,21 +40,31 @@ export interface RowInk {
 }
 
 /**
- * Where a cell's pieces go, given their widths, the cell's content width and the ellipsis's:
- * `x`, the left edge of the first piece; `cut`, the width past which nothing is drawn and the
- * ellipsis goes (Infinity when all fits). As the page draws text: kept to its side when it fits,
- * and otherwise shown from its start, cut, with an ellipsis at the end.
+ * Where a cell's pieces go, given the widths of its first `count` pieces, the cell's content
+ * width and the ellipsis's: `x`, the left edge of the first piece, and `cut`, the width past
+ * which nothing is drawn and the ellipsis goes (Infinity when all fits), written into `into` as
+ * [x, cut] (this runs for every cell drawn: an object returned would be garbage each time). As
+ * the page draws text: kept to its side when it fits, and otherwise shown from its start, cut,
+ * with an ellipsis at the end.
  */
 export const placeRuns = (
-  widths: readonly number[],
+  widths: ArrayLike<number>,
+  count: number,
   box: number,
   right: boolean,
   ellipsis: number,
-): { x: number; cut: number } => {
+  into: Float64Array = new Float64Array(2),
+): Float64Array => {
   let total = 0;
-  for (let k = 0; k < widths.length; k++) total += widths[k] ?? 0;
-  if (total <= box + 0.01) return { x: right ? box - total : 0, cut: Number.POSITIVE_INFINITY };
-  return { x: 0, cut: Math.max(0, box - ellipsis) };
+  for (let k = 0; k < count; k++) total += widths[k] ?? 0;
+  if (total <= box + 0.01) {
+    into[0] = right ? box - total : 0;
+    into[1] = Number.POSITIVE_INFINITY;
+  } else {
+    into[0] = 0;
+    into[1] = Math.max(0, box - ellipsis);
+  }
+  return into;
 };
 
 /** The characters a number's pieces are drawn from, glyph by glyph, in a monospaced font. */
@@ -120,8 +130,15 @@ export class CanvasInk implements RowInk {
   /** The words drawn, by style and text (a key made of the two would be a new string a look-up). */
   #words = new Map<InkStyle, Map<string, Word>>();
   #wordCount = 0;
-  /** The widths of one cell's pieces (kept between cells: this runs for every cell drawn). */
-  readonly #widths: number[] = [];
+  // Numbers the drawing works with, kept in typed arrays between cells: this runs for every
+  // cell drawn, and a fractional number returned from a call or kept in an object is a new
+  // object each time (garbage while scrolling).
+  /** The widths of one cell's pieces, and after them the ellipsis's. */
+  #widths = new Float64Array(8);
+  /** Where a cell's pieces start and where they are cut (`placeRuns`). */
+  readonly #place = new Float64Array(2);
+  /** Where the next piece is drawn, in CSS pixels from the cell's left. */
+  readonly #pen = new Float64Array(1);
 
   measure(row: HTMLElement, cells: readonly HTMLElement[]): void {
     const style = getComputedStyle(row);
@@ -188,57 +205,62 @@ export class CanvasInk implements RowInk {
     } else {
       context.clearRect(0, 0, width, height);
     }
-    const widths = this.#widths;
+    const place = this.#place;
+    const pen = this.#pen;
     for (let c = 0; c < cells.length; c++) {
       const cell = cells[c];
       const box = this.#boxes[c];
       if (!cell || !box || box.width < 0) continue;
       const { runs } = cell;
-      widths.length = runs.length;
+      const count = runs.length;
+      if (this.#widths.length <= count) this.#widths = new Float64Array(2 * count + 2);
+      const widths = this.#widths;
       let lastStyle: InkStyle = 'text';
-      for (let k = 0; k < runs.length; k++) {
+      for (let k = 0; k < count; k++) {
         const run = runs[k] as InkRun;
-        widths[k] = this.#widthOf(run, looks);
+        this.#measureRun(run, looks, widths, k);
         lastStyle = run.style;
       }
-      const ellipsis = this.#widthOf(ELLIPSIS[lastStyle], looks);
-      const { x: start, cut } = placeRuns(widths, box.width, cell.right, ellipsis);
-      let x = start;
-      for (let k = 0; k < runs.length && x < cut; k++) {
-        const run = runs[k] as InkRun;
-        x = this.#drawRun(context, run, looks, box.left, x, cut);
+      const ellipsis = ELLIPSIS[lastStyle];
+      this.#measureRun(ellipsis, looks, widths, count);
+      placeRuns(widths, count, box.width, cell.right, widths[count] ?? 0, place);
+      const cut = place[1] ?? 0;
+      pen[0] = place[0] ?? 0;
+      for (let k = 0; k < count && (pen[0] ?? 0) < cut; k++) {
+        this.#drawRun(context, runs[k] as InkRun, looks, box.left, cut);
       }
       if (cut !== Number.POSITIVE_INFINITY) {
-        this.#drawRun(context, ELLIPSIS[lastStyle], looks, box.left, x, box.width);
+        this.#drawRun(context, ellipsis, looks, box.left, box.width);
       }
     }
   }
 
-  /** A piece's width in CSS pixels. */
-  #widthOf(run: InkRun, looks: Record<InkStyle, Look>): number {
-    if (!run.text) return 0;
-    const look = looks[run.style];
-    if (look.mono && inGlyphs(run.text)) return run.text.length * this.#atlas(run.style).advance;
-    return this.#word(run).width;
+  /** Writes a piece's width, in CSS pixels, into `widths` at `at`. */
+  #measureRun(run: InkRun, looks: Record<InkStyle, Look>, widths: Float64Array, at: number): void {
+    if (!run.text) widths[at] = 0;
+    else if (looks[run.style].mono && inGlyphs(run.text)) {
+      widths[at] = run.text.length * this.#atlas(run.style).advance;
+    } else widths[at] = this.#word(run).width;
   }
 
-  /** Draws a piece from `x` (CSS pixels in its cell), up to `cut`; returns where it ends. */
+  /** Draws a piece from the pen (CSS pixels in its cell), up to `cut`, and moves the pen on. */
   #drawRun(
     context: CanvasRenderingContext2D,
     run: InkRun,
     looks: Record<InkStyle, Look>,
     left: number,
-    x: number,
     cut: number,
-  ): number {
+  ): void {
     const dpr = this.#dpr;
+    const pen = this.#pen;
     const { text } = run;
-    if (!text) return x;
+    if (!text) return;
     if (looks[run.style].mono && inGlyphs(text)) {
       const atlas = this.#atlas(run.style);
       const height = atlas.canvas.height;
       for (let k = 0; k < text.length; k++) {
-        if (x + atlas.advance > cut + 0.01) return x;
+        const x = pen[0] ?? 0;
+        if (x + atlas.advance > cut + 0.01) return;
         const glyph = GLYPH_AT[text.charCodeAt(k)] ?? 0;
         const at = Math.round((left + x) * dpr) - PAD;
         context.drawImage(
@@ -252,18 +274,19 @@ export class CanvasInk implements RowInk {
           atlas.cell,
           height,
         );
-        x += atlas.advance;
+        pen[0] = x + atlas.advance;
       }
-      return x;
+      return;
     }
     const word = this.#word(run);
+    const x = pen[0] ?? 0;
     const shown = Math.min(word.width, cut - x);
-    if (shown <= 0) return x;
+    if (shown <= 0) return;
     const at = Math.round((left + x) * dpr) - PAD;
     const across = Math.min(word.canvas.width, Math.round(shown * dpr) + PAD);
     const height = word.canvas.height;
     context.drawImage(word.canvas, 0, 0, across, height, at, 0, across, height);
-    return x + shown;
+    pen[0] = x + shown;
   }
 
   #atlas(style: InkStyle): Atlas {
