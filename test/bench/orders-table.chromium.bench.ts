@@ -218,15 +218,24 @@ try {
         go(end * fraction);
         hold(20);
       }
-      /** Rows in view at `top` that are not in the page with their cells. */
+      /**
+       * Rows in view at `top` that are not in the page with their cells. Read from the body's
+       * live list of children (looking each row up by its id would make strings every frame: the
+       * bench's own garbage, collected in the frames it measures).
+       */
+      const children = grid.querySelector('.body')?.children;
+      if (!children) throw new Error('no rows');
       const missing = (top: number) => {
-        let count = 0;
+        const first = Math.floor(top / ROW);
         const last = Math.floor((top + view - HEADER - 1) / ROW);
-        for (let i = Math.floor(top / ROW); i <= last; i++) {
-          const row = document.getElementById(`orders-row-${i}`);
-          if (!row || row.hasAttribute('aria-busy')) count++;
+        let shown = 0;
+        for (let k = 0; k < children.length; k++) {
+          const row = children[k];
+          if (!row || row.getAttribute('role') !== 'row' || row.hasAttribute('aria-busy')) continue;
+          const index = Number(row.getAttribute('aria-rowindex')) - 2;
+          if (index >= first && index <= last) shown++;
         }
-        return count;
+        return last - first + 1 - shown;
       };
       // Each frame: the position is set and its scroll event handled before the frame is drawn,
       // as for a scroll by wheel or scrollbar; after the frame is painted, any row in view still
@@ -235,34 +244,37 @@ try {
       const settled: number[] = [];
       let movedAt = 0;
       let previous = 0;
-      // One channel for the run: a channel a frame would be the bench's own garbage (two ports
-      // a frame, each finalized by the collector) in the figures.
+      // One channel, one scroll event and two callbacks for the whole run: a channel, a promise
+      // or a closure a frame would be the bench's own garbage (a channel's two ports are each
+      // finalized by the collector), collected in the frames it measures.
       const channel = new MessageChannel();
-      let painted = () => {};
-      channel.port1.onmessage = () => painted();
+      const scroll = new Event('scroll');
+      let step = 0;
       performance.mark('bench-scroll-start');
-      for (const [step, position] of steps.entries()) {
-        await new Promise<void>((frame) =>
-          requestAnimationFrame(() => {
-            const name = patterns.get(step);
-            if (name) performance.mark(`bench-pattern-${name}`);
-            const t0 = performance.now();
-            if (position !== previous) movedAt = t0;
-            previous = position;
-            grid.scrollTop = position;
-            grid.dispatchEvent(new Event('scroll'));
-            painted = () => {
-              if (missing(position) > 0) framesWaiting++;
-              else if (movedAt) {
-                settled.push(performance.now() - movedAt);
-                movedAt = 0;
-              }
-              frame();
-            };
-            channel.port2.postMessage(null);
-          }),
-        );
-      }
+      await new Promise<void>((finish) => {
+        const onFrame = () => {
+          const name = patterns.get(step);
+          if (name) performance.mark(`bench-pattern-${name}`);
+          const position = steps[step] ?? 0;
+          if (position !== previous) movedAt = performance.now();
+          previous = position;
+          grid.scrollTop = position;
+          grid.dispatchEvent(scroll);
+          channel.port2.postMessage(null);
+        };
+        // After the frame is painted.
+        channel.port1.onmessage = () => {
+          if (missing(previous) > 0) framesWaiting++;
+          else if (movedAt) {
+            settled.push(performance.now() - movedAt);
+            movedAt = 0;
+          }
+          step += 1;
+          if (step < steps.length) requestAnimationFrame(onFrame);
+          else finish();
+        };
+        requestAnimationFrame(onFrame);
+      });
       performance.mark('bench-scroll-end');
       channel.port1.close();
       return { frames: steps.length, framesWaiting, settled };
