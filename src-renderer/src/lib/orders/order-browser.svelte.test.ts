@@ -202,6 +202,15 @@ describe('OrderBrowser', () => {
     expect(browser.detail?.status).toBe('fully_filled');
     expect(browser.detail?.executions.map((e) => e.id)).toEqual(['e1']);
     expect(browser.detailLoading).toBe(false);
+
+    // Opened again (after a cancel): the fresh record stays until the next fresh one, never
+    // the older one main's lists hold.
+    const reopening = browser.open('o1');
+    await new Promise((done) => setTimeout(done, 5));
+    expect(browser.detail?.status).toBe('fully_filled');
+    expect(fake.calls.filter((c) => c.channel === 'orders:held')).toHaveLength(1);
+    answer(fresh);
+    await reopening;
   });
 
   it('keeps the held record with the error when the exchange cannot be reached', async () => {

@@ -339,20 +339,23 @@ export class OrderBrowser {
     this.openId = orderId;
     this.detailError = null;
     this.detailLoading = true;
-    // The same order opened again (after a cancel) keeps its record shown until the new one.
-    if (!again) this.detail = null;
     let answered = false;
     const shown = (record: unknown): boolean => {
       const read = Order.safeParse(record);
       if (read.success) this.detail = read.data;
       return read.success;
     };
-    void unwrap(this.api.orders.held({ orderId })).then(
-      (held) => {
-        if (seq === this.detailSeq && !answered && held) shown(held);
-      },
-      () => undefined,
-    );
+    // The same order opened again (after a cancel) keeps the record it shows until the fresh
+    // one: what main's lists hold is no newer.
+    if (!again) {
+      this.detail = null;
+      void unwrap(this.api.orders.held({ orderId })).then(
+        (held) => {
+          if (seq === this.detailSeq && !answered && held) shown(held);
+        },
+        () => undefined,
+      );
+    }
     try {
       const fresh = await unwrap(this.api.orders.get({ orderId }));
       if (seq !== this.detailSeq) return;
