@@ -69,7 +69,7 @@ export const uniqueOrders = (orders: readonly Order[]): Order[] => {
 };
 
 /** The trading history: one row per fill, newest first (a stable sort keeps ties in order). */
-export const fillRowsOf = (orders: readonly Order[]): FillRow[] => {
+const fillRowsOf = (orders: readonly Order[]): FillRow[] => {
   const rows: FillRow[] = [];
   const seen = new Set<string>();
   for (const order of orders) {

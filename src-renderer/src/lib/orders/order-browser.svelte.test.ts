@@ -1,11 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { OrderRowsRequest } from '../../../../src-shared/contract';
+import {
+  FILL_SUMMARY_FIELDS,
+  ORDER_SUMMARY_FIELDS,
+  type OrderRowsRequest,
+} from '../../../../src-shared/contract/orders';
 import type { Order } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { MarketList } from '../shell/markets.svelte';
 import { executionOf, fakeApi, orderOf } from '../trade/fake-api';
 import { BLOCK, OrderBrowser } from './order-browser.svelte';
-import type { WireOrder, WireRow } from './rows';
+import type { WireRow } from './rows';
 
 /** A window's storage; `view`: the list the trader chose last time. */
 const memory = (view?: string) => {
@@ -19,7 +23,21 @@ const memory = (view?: string) => {
 const execution = (id: string, orderId: string, createdAt: string) =>
   executionOf({ id, orderId, createdAt, counterPartyOrderId: 'maker-1' });
 
-const rowOf = (order: WireOrder): WireRow => ({ key: order.id, order, execution: null });
+type WireOrder = Serialized<Order>;
+
+/** `record`'s fields named in `fields`, as main cuts a row to its line. */
+const cut = <T extends object>(record: T, fields: object) =>
+  Object.fromEntries(Object.keys(fields).map((k) => [k, record[k as keyof T]]));
+
+/** A row as main sends it: an order, or one fill of it, with the fields its line shows. */
+const lineRow = (key: string, order: WireOrder, execution?: WireOrder['executions'][number]) =>
+  ({
+    key,
+    order: cut(order, ORDER_SUMMARY_FIELDS),
+    execution: execution ? cut(execution, FILL_SUMMARY_FIELDS) : null,
+  }) as WireRow;
+
+const rowOf = (order: WireOrder): WireRow => lineRow(order.id, order);
 
 /**
  * Main's side of `orders:rows` for a list it holds: the slice asked for, filtered by side as
@@ -164,10 +182,7 @@ describe('OrderBrowser', () => {
     });
     const [b2, a1] = [b.executions[1], a.executions[0]];
     const main = mainList({
-      rows: [
-        { key: 'b:b2', order: b, execution: b2 ?? null },
-        { key: 'a:a1', order: a, execution: a1 ?? null },
-      ],
+      rows: [lineRow('b:b2', b, b2), lineRow('a:a1', a, a1)],
     });
     const fake = fakeApi({ 'market:markets': () => [], 'orders:rows': main.handler });
     const browser = new OrderBrowser(fake.api, new MarketList(fake.api), memory());

@@ -8,18 +8,13 @@ import {
   Role,
   Side,
   Timestamp,
-  type Execution as ExecutionT,
   type Market,
-  type Order as OrderT,
   type OrderView,
 } from '../../../../src-shared/domain';
 import type { Serialized } from '../../../../src-shared/domain/amount';
 import { Money } from '../../../../src-shared/money';
 import { dateTime, fixed, NONE, pairLabel } from '../trade';
 
-/** An order record as it crossed from main: exact decimal strings, parsed when shown. */
-export type WireOrder = Serialized<OrderT>;
-export type WireExecution = Serialized<ExecutionT>;
 /**
  * One row of a list as main sends it: an order, or (trading history) one fill of an order, with
  * the fields its line shows.
