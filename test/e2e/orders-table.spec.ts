@@ -50,18 +50,31 @@ const columnEdges = (grid: Locator) =>
   });
 
 /**
- * For each shown cell of a row with a name: whether its canvas has ink inside the cell's box,
- * and how far the ink stands from the side its text keeps to (left, or right for numbers), in
- * CSS pixels. Read from the row's canvas in the page.
+ * For each shown cell of a row with a name: whether there is ink inside the cell's box, and how
+ * far the ink stands from the side its text keeps to (left, or right for numbers), in CSS
+ * pixels. Read from the pixels of the canvas drawn over the row (one covers a block of rows),
+ * in the row's own band of it.
  */
 const inkOf = (row: Locator) =>
   row.evaluate((element) => {
-    const canvas = element.querySelector('canvas');
+    const band = element.getBoundingClientRect();
+    const canvas = [...(element.closest('[role=grid]')?.querySelectorAll('canvas') ?? [])].find(
+      (c) => {
+        const box = c.getBoundingClientRect();
+        return box.top <= band.top && box.bottom >= band.bottom;
+      },
+    );
     const context = canvas?.getContext('2d');
     if (!canvas || !context) return [];
     const scale = canvas.width / canvas.getBoundingClientRect().width;
     const origin = canvas.getBoundingClientRect().left;
-    const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+    const top = Math.round((band.top - canvas.getBoundingClientRect().top) * scale);
+    const { data, width, height } = context.getImageData(
+      0,
+      top,
+      canvas.width,
+      Math.round(band.height * scale),
+    );
     const headers = [
       ...(element.closest('[role=grid]')?.querySelectorAll('[role=columnheader]') ?? []),
     ];
@@ -246,10 +259,10 @@ test('draws the rows anew, sharp, when the zoom changes', async ({ page, harness
   await expect(page.getByText('20,000 orders')).toBeVisible();
   const first = page.locator('#orders-row-0');
   await expect(first).toHaveAccessibleName(/Cancelled/);
-  /** The row's canvas: its pixels across, and its width in the page. */
+  /** The canvas drawn over the row: its pixels across, and its width in the page. */
   const sizes = () =>
     first.evaluate((row) => {
-      const canvas = row.querySelector('canvas');
+      const canvas = row.closest('[role=grid]')?.querySelector('canvas');
       return [canvas?.width, Math.round(canvas?.getBoundingClientRect().width ?? 0)];
     });
   const [pixels, across] = await sizes();

@@ -8,6 +8,13 @@
  * copies of glyphs drawn once (an atlas per style) and a word is a picture drawn once (kept while
  * it is used), so a row that changes costs some sixty small copies and no garbage.
  *
+ * The copies are made here, pixel by pixel into one frame of memory, which is then put on the
+ * row's canvas in one call (`putImageData`), rather than by the canvas (`drawImage`): each
+ * `drawImage` call makes a small object on the browser's own heap (its image argument), and sixty
+ * of them a row, a thousand rows a scroll, filled that heap into a full collection, whose pause
+ * was the table's worst frame. A glyph's or word's picture is read once as its inked pixels only
+ * (`Sprite`), so a copy touches only the pixels that have ink.
+ *
  * The cells stay in the page, empty, with their text in `aria-label`: the grid is what assistive
  * technology reads and what a click finds. The canvas is hidden from it.
  */
@@ -35,8 +42,14 @@ export interface RowInk {
    * order `draw` is given them): after the table's width, columns, theme or zoom changed.
    */
   measure(row: HTMLElement, cells: readonly HTMLElement[]): void;
-  /** Draws one row's cells on its canvas, sized to the row as last measured. */
-  draw(canvas: HTMLCanvasElement, cells: readonly InkCell[]): void;
+  /**
+   * Draws one row's cells on `canvas` in place of what its strip showed: the strip `top` CSS
+   * pixels from the canvas's top, as high as a row as last measured. The canvas stands over rows
+   * `height` CSS pixels in all and as wide as a row; it is sized to that here (which clears it).
+   */
+  draw(canvas: HTMLCanvasElement, height: number, top: number, cells: readonly InkCell[]): void;
+  /** Clears the strip `top` CSS pixels from `canvas`'s top, or all of it without `top`. */
+  clear(canvas: HTMLCanvasElement, top?: number): void;
 }
 
 /**
@@ -81,19 +94,132 @@ interface Look {
   mono: boolean;
 }
 
-/** A style's glyphs: one picture with every glyph of `GLYPHS`, each `cell` device pixels wide. */
+/**
+ * A picture's inked pixels (those not fully transparent), read once from its canvas: where each
+ * is (`x`, `y`, in device pixels) and its colour, four bytes each as `ImageData` holds them (red,
+ * green, blue, alpha, not premultiplied).
+ */
+export interface Sprite {
+  x: Uint16Array;
+  y: Uint16Array;
+  rgba: Uint8ClampedArray;
+  /** `rgba` as whole words, a pixel each. */
+  pixels: Uint32Array;
+}
+
+/** A style's glyphs, each `cell` device pixels wide in the picture they were drawn in. */
 interface Atlas {
-  canvas: HTMLCanvasElement;
+  glyphs: Sprite[];
   /** A glyph's advance, in CSS pixels. */
   advance: number;
   cell: number;
 }
 
-/** A word drawn once: its picture and its width in CSS pixels. */
+/** A word drawn once: its inked pixels, its width in CSS pixels and its picture's, in device pixels. */
 interface Word {
-  canvas: HTMLCanvasElement;
+  sprite: Sprite;
   width: number;
+  across: number;
 }
+
+/**
+ * Where a row's pixels are made before they are put on its canvas: `image`'s pixels, and the
+ * pixels written since it was last cleared (by index), so that clearing it touches only those.
+ */
+export interface Frame {
+  image: ImageData;
+  /** `image`'s pixels as whole words, for copying and clearing a pixel in one write. */
+  words: Uint32Array;
+  written: Uint32Array;
+  count: number;
+}
+
+export const newFrame = (image: ImageData): Frame => ({
+  image,
+  words: new Uint32Array(image.data.buffer, image.data.byteOffset, image.width * image.height),
+  written: new Uint32Array(1024),
+  count: 0,
+});
+
+/** The inked pixels of the picture `data` (`width` across) between columns `from` and `to`. */
+export const spriteOf = (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  from: number,
+  to: number,
+): Sprite => {
+  let count = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = from; x < to; x++) if ((data[(y * width + x) * 4 + 3] ?? 0) > 0) count++;
+  }
+  const rgba = new Uint8ClampedArray(count * 4);
+  const sprite: Sprite = {
+    x: new Uint16Array(count),
+    y: new Uint16Array(count),
+    rgba,
+    pixels: new Uint32Array(rgba.buffer),
+  };
+  let n = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = from; x < to; x++) {
+      const at = (y * width + x) * 4;
+      if ((data[at + 3] ?? 0) === 0) continue;
+      sprite.x[n] = x - from;
+      sprite.y[n] = y;
+      sprite.rgba.set(data.subarray(at, at + 4), n * 4);
+      n++;
+    }
+  }
+  return sprite;
+};
+
+/**
+ * Copies `sprite`'s pixels into `frame` with its left edge at column `left`, leaving out those at
+ * or past `across` columns of the sprite and those outside the frame. Drawn over what is there as
+ * a canvas draws (source over): a pixel over a transparent one is copied, and the few where two
+ * pictures' edges overlap are blended.
+ */
+export const blit = (frame: Frame, sprite: Sprite, left: number, across: number): void => {
+  const { image, words } = frame;
+  const { data, width, height } = image;
+  const { x: xs, y: ys, rgba, pixels } = sprite;
+  for (let k = 0; k < xs.length; k++) {
+    const sx = xs[k] ?? 0;
+    const y = ys[k] ?? 0;
+    const x = left + sx;
+    if (sx >= across || x < 0 || x >= width || y >= height) continue;
+    const pixel = y * width + x;
+    const at = pixel * 4;
+    const under = data[at + 3] ?? 0;
+    if (under === 0) {
+      words[pixel] = pixels[k] ?? 0;
+      if (frame.count === frame.written.length) {
+        const more = new Uint32Array(frame.written.length * 2);
+        more.set(frame.written);
+        frame.written = more;
+      }
+      frame.written[frame.count++] = pixel;
+      continue;
+    }
+    // Source over, on colours that are not premultiplied.
+    const from = k * 4;
+    const alpha = (rgba[from + 3] ?? 0) / 255;
+    const below = (under / 255) * (1 - alpha);
+    const out = alpha + below;
+    for (let c = 0; c < 3; c++) {
+      data[at + c] = ((rgba[from + c] ?? 0) * alpha + (data[at + c] ?? 0) * below) / out;
+    }
+    data[at + 3] = out * 255;
+  }
+};
+
+/** Makes `frame` transparent again, clearing only the pixels written since it last was. */
+export const clearFrame = (frame: Frame): void => {
+  const { words, written } = frame;
+  for (let k = 0; k < frame.count; k++) words[written[k] ?? 0] = 0;
+  frame.count = 0;
+};
 
 /** A cell's content box in its row, in CSS pixels. */
 interface Box {
@@ -139,6 +265,9 @@ export class CanvasInk implements RowInk {
   readonly #place = new Float64Array(2);
   /** Where the next piece is drawn, in CSS pixels from the cell's left. */
   readonly #pen = new Float64Array(1);
+  /** Where each row is made before it is put on its canvas (one for all: they are made in turn). */
+  #frame: Frame | null = null;
+  #contexts = new WeakMap<HTMLCanvasElement, CanvasRenderingContext2D>();
 
   measure(row: HTMLElement, cells: readonly HTMLElement[]): void {
     const style = getComputedStyle(row);
@@ -191,19 +320,22 @@ export class CanvasInk implements RowInk {
     this.#baseline = this.#height / 2 - (ascent + descent) / 2 + ascent;
   }
 
-  draw(canvas: HTMLCanvasElement, cells: readonly InkCell[]): void {
+  draw(canvas: HTMLCanvasElement, height: number, top: number, cells: readonly InkCell[]): void {
     const looks = this.#looks;
     if (!looks) return;
     const dpr = this.#dpr;
     const width = Math.round(this.#width * dpr);
-    const height = Math.round(this.#height * dpr);
-    const context = canvas.getContext('2d');
-    if (!context) return;
-    if (canvas.width !== width || canvas.height !== height) {
+    const rowHeight = Math.round(this.#height * dpr);
+    const context = this.#contextOf(canvas);
+    if (!context || width <= 0 || rowHeight <= 0) return;
+    const canvasHeight = Math.round(height * dpr);
+    if (canvas.width !== width || canvas.height !== canvasHeight) {
       canvas.width = width;
-      canvas.height = height;
-    } else {
-      context.clearRect(0, 0, width, height);
+      canvas.height = canvasHeight;
+    }
+    let frame = this.#frame;
+    if (frame?.image.width !== width || frame.image.height !== rowHeight) {
+      frame = this.#frame = newFrame(new ImageData(width, rowHeight));
     }
     const place = this.#place;
     const pen = this.#pen;
@@ -227,12 +359,36 @@ export class CanvasInk implements RowInk {
       const cut = place[1] ?? 0;
       pen[0] = place[0] ?? 0;
       for (let k = 0; k < count && (pen[0] ?? 0) < cut; k++) {
-        this.#drawRun(context, runs[k] as InkRun, looks, box.left, cut);
+        this.#drawRun(frame, runs[k] as InkRun, looks, box.left, cut);
       }
       if (cut !== Number.POSITIVE_INFINITY) {
-        this.#drawRun(context, ellipsis, looks, box.left, box.width);
+        this.#drawRun(frame, ellipsis, looks, box.left, box.width);
       }
     }
+    // The whole strip, so that what it showed before is replaced, not drawn over.
+    context.putImageData(frame.image, 0, Math.round(top * dpr));
+    clearFrame(frame);
+  }
+
+  clear(canvas: HTMLCanvasElement, top?: number): void {
+    const context = this.#contextOf(canvas);
+    if (!context) return;
+    if (top === undefined) context.clearRect(0, 0, canvas.width, canvas.height);
+    else {
+      const dpr = this.#dpr;
+      context.clearRect(0, Math.round(top * dpr), canvas.width, Math.round(this.#height * dpr));
+    }
+  }
+
+  /** A canvas's context, kept: each `getContext` call makes an object on the page's heap. */
+  #contextOf(canvas: HTMLCanvasElement): CanvasRenderingContext2D | null {
+    let context = this.#contexts.get(canvas);
+    if (!context) {
+      context = canvas.getContext('2d') ?? undefined;
+      if (!context) return null;
+      this.#contexts.set(canvas, context);
+    }
+    return context;
   }
 
   /** Writes a piece's width, in CSS pixels, into `widths` at `at`. */
@@ -245,7 +401,7 @@ export class CanvasInk implements RowInk {
 
   /** Draws a piece from the pen (CSS pixels in its cell), up to `cut`, and moves the pen on. */
   #drawRun(
-    context: CanvasRenderingContext2D,
+    frame: Frame,
     run: InkRun,
     looks: Record<InkStyle, Look>,
     left: number,
@@ -257,23 +413,11 @@ export class CanvasInk implements RowInk {
     if (!text) return;
     if (looks[run.style].mono && inGlyphs(text)) {
       const atlas = this.#atlas(run.style);
-      const height = atlas.canvas.height;
       for (let k = 0; k < text.length; k++) {
         const x = pen[0] ?? 0;
         if (x + atlas.advance > cut + 0.01) return;
-        const glyph = GLYPH_AT[text.charCodeAt(k)] ?? 0;
-        const at = Math.round((left + x) * dpr) - PAD;
-        context.drawImage(
-          atlas.canvas,
-          glyph * atlas.cell,
-          0,
-          atlas.cell,
-          height,
-          at,
-          0,
-          atlas.cell,
-          height,
-        );
+        const glyph = atlas.glyphs[GLYPH_AT[text.charCodeAt(k)] ?? 0];
+        if (glyph) blit(frame, glyph, Math.round((left + x) * dpr) - PAD, atlas.cell);
         pen[0] = x + atlas.advance;
       }
       return;
@@ -282,10 +426,8 @@ export class CanvasInk implements RowInk {
     const x = pen[0] ?? 0;
     const shown = Math.min(word.width, cut - x);
     if (shown <= 0) return;
-    const at = Math.round((left + x) * dpr) - PAD;
-    const across = Math.min(word.canvas.width, Math.round(shown * dpr) + PAD);
-    const height = word.canvas.height;
-    context.drawImage(word.canvas, 0, 0, across, height, at, 0, across, height);
+    const across = Math.min(word.across, Math.round(shown * dpr) + PAD);
+    blit(frame, word.sprite, Math.round((left + x) * dpr) - PAD, across);
     pen[0] = x + shown;
   }
 
@@ -304,7 +446,16 @@ export class CanvasInk implements RowInk {
     for (let k = 0; k < GLYPHS.length; k++) {
       context?.fillText(GLYPHS.charAt(k), k * cell + PAD, this.#baseline * dpr);
     }
-    const atlas = { canvas, advance, cell };
+    const data = context?.getImageData(0, 0, canvas.width, canvas.height).data;
+    const glyphs: Sprite[] = [];
+    for (let k = 0; k < GLYPHS.length; k++) {
+      glyphs.push(
+        data
+          ? spriteOf(data, canvas.width, canvas.height, k * cell, (k + 1) * cell)
+          : spriteOf(new Uint8ClampedArray(0), 0, 0, 0, 0),
+      );
+    }
+    const atlas = { glyphs, advance, cell };
     this.#atlases.set(style, atlas);
     return atlas;
   }
@@ -326,8 +477,13 @@ export class CanvasInk implements RowInk {
     canvas.width = Math.ceil(width * dpr) + 2 * PAD;
     canvas.height = Math.max(1, Math.round(this.#height * dpr));
     // Resizing a canvas resets its context's state: set the look again before drawing.
-    this.#context(canvas, look)?.fillText(run.text, PAD, this.#baseline * dpr);
-    const word = { canvas, width };
+    const context = this.#context(canvas, look);
+    context?.fillText(run.text, PAD, this.#baseline * dpr);
+    const data = context?.getImageData(0, 0, canvas.width, canvas.height).data;
+    const sprite = data
+      ? spriteOf(data, canvas.width, canvas.height, 0, canvas.width)
+      : spriteOf(new Uint8ClampedArray(0), 0, 0, 0, 0);
+    const word = { sprite, width, across: canvas.width };
     ofStyle.set(run.text, word);
     this.#wordCount++;
     return word;

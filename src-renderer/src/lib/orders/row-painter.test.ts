@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Market } from '../../../../src-shared/domain';
 import { ADA_USDM, orderOf } from '../trade/fake-api';
 import type { InkCell, RowInk } from './row-ink';
-import { RowPainter, type PaintContext } from './row-painter';
+import { INK_BLOCK, RowPainter, type PaintContext } from './row-painter';
 import type { Placed } from './row-slots.svelte';
 import type { WireRow } from './rows';
 
@@ -53,31 +53,50 @@ const context = (change: Partial<PaintContext> = {}): PaintContext => ({
 });
 
 /**
- * Keeps what each row's canvas was last drawn with (the drawing itself is the browser's: the
- * Orders e2e tests look at it in Chromium).
+ * Keeps what each strip of each canvas was last drawn with (the drawing itself is the browser's:
+ * the Orders e2e tests look at it in Chromium).
  */
 class RecordedInk implements RowInk {
   measures = 0;
   draws = 0;
-  readonly drawn = new Map<HTMLCanvasElement, InkCell[]>();
+  clears = 0;
+  readonly drawn = new Map<HTMLCanvasElement, Map<number, InkCell[]>>();
   measure(): void {
     this.measures++;
   }
-  draw(canvas: HTMLCanvasElement, cells: readonly InkCell[]): void {
+  draw(canvas: HTMLCanvasElement, height: number, top: number, cells: readonly InkCell[]): void {
+    expect(height).toBe(INK_BLOCK * 28);
     this.draws++;
-    this.drawn.set(
-      canvas,
+    const strips = this.drawn.get(canvas) ?? new Map<number, InkCell[]>();
+    this.drawn.set(canvas, strips);
+    strips.set(
+      top,
       cells.map((cell) => ({ right: cell.right, runs: cell.runs.map((run) => ({ ...run })) })),
     );
+  }
+  clear(canvas: HTMLCanvasElement, top?: number): void {
+    this.clears++;
+    if (top === undefined) this.drawn.delete(canvas);
+    else this.drawn.get(canvas)?.delete(top);
   }
 }
 let ink: RecordedInk;
 
-/** A row's texts as last drawn, a cell each. */
-const cellsOf = (row: Element | null | undefined) => {
-  const canvas = row?.querySelector('canvas');
-  return canvas ? ink.drawn.get(canvas)?.map((cell) => cell.runs.map((r) => r.text).join('')) : [];
+/** The row elements in the page, in the page's order (after them, the canvases of ink). */
+const rowsIn = (body: HTMLElement) => [...body.querySelectorAll<HTMLElement>(':scope > .row')];
+
+/** What is drawn where a row stands: its block's canvas in the page, at the row's strip. */
+const inkOf = (row: Element | null | undefined): InkCell[] | undefined => {
+  const index = Number(row?.getAttribute('aria-rowindex')) - 2;
+  const top = Math.floor(index / INK_BLOCK) * INK_BLOCK * 28;
+  const canvas = [...document.querySelectorAll<HTMLCanvasElement>('.inks > canvas')].find(
+    (c) => c.style.transform === `translateY(${top}px)`,
+  );
+  return canvas && ink.drawn.get(canvas)?.get((index % INK_BLOCK) * 28);
 };
+/** A row's texts as drawn, a cell each. */
+const cellsOf = (row: Element | null | undefined) =>
+  inkOf(row)?.map((cell) => cell.runs.map((r) => r.text).join(''));
 /** A row's record cells' names (not the "Reading…" cell shown instead of them while it waits). */
 const labelsOf = (row: Element | null | undefined) =>
   [...(row?.querySelectorAll('[role=gridcell]:not(.waiting)') ?? [])].map((c) =>
@@ -106,7 +125,7 @@ describe('RowPainter', () => {
       ],
       context({ active: 8 }),
     );
-    const rows = [...body.children] as HTMLElement[];
+    const rows = rowsIn(body);
     expect(rows.map((r) => r.id)).toEqual(['orders-row-7', 'orders-row-8']);
     expect(rows[0]?.getAttribute('aria-rowindex')).toBe('9');
     expect(rows[0]?.style.transform).toBe('translateY(196px)');
@@ -123,7 +142,7 @@ describe('RowPainter', () => {
       expect.stringMatching(/^0\.000000/),
       'Open',
     ]);
-    const drawn = ink.drawn.get(rows[0]?.querySelector('canvas') as HTMLCanvasElement);
+    const drawn = inkOf(rows[0]);
     expect(drawn?.[2]?.runs[0]?.style).toBe('sell');
     expect(drawn?.map((cell) => cell.right)).toEqual([
       false,
@@ -155,7 +174,7 @@ describe('RowPainter', () => {
 
   it('says a row is being read, then shows its record in the same cells', () => {
     painter.paint([{ slot: 0, index: 3, row: undefined }], context());
-    const row = body.firstElementChild;
+    const row = rowsIn(body)[0];
     const cells = [...(row?.querySelectorAll('[role=gridcell]') ?? [])];
     expect(row?.getAttribute('aria-busy')).toBe('true');
     expect(waitingOf(row)).toBe('Reading…');
@@ -167,7 +186,7 @@ describe('RowPainter', () => {
     expect(hiddenCells(row)).toBe(10);
 
     painter.paint([{ slot: 0, index: 3, row: rowOf(3) }], context());
-    expect(body.firstElementChild).toBe(row);
+    expect(rowsIn(body)[0]).toBe(row);
     expect([...(row?.querySelectorAll('[role=gridcell]') ?? [])]).toEqual(cells);
     expect(row?.hasAttribute('aria-busy')).toBe(false);
     expect(cellsOf(row)?.[5]).toBe('13.0000');
@@ -176,10 +195,10 @@ describe('RowPainter', () => {
     expect(hiddenCells(row)).toBe(0);
   });
 
-  it('keeps a waiting row’s last text under "Reading…", so a row read again draws nothing', () => {
+  it('clears a waiting row’s ink for "Reading…", and names no cell again when it is read again', () => {
     const record = rowOf(3);
     painter.paint([{ slot: 0, index: 3, row: record }], context());
-    const row = body.firstElementChild;
+    const row = rowsIn(body)[0];
     const shown = cellsOf(row);
     const draws = ink.draws;
     const changes = new MutationObserver(() => undefined);
@@ -190,16 +209,77 @@ describe('RowPainter', () => {
       attributeFilter: ['aria-label'],
     });
 
-    // A jump away and back: the row waits ("Reading…" covers its cells), then shows the
-    // same record again, without a single text written.
+    // A jump away and back: the row waits ("Reading…" shows, its text is not drawn under it),
+    // then shows the same record again, drawn once more, without a cell's name written.
     painter.paint([{ slot: 0, index: 3, row: undefined }], context());
     expect(row?.getAttribute('aria-busy')).toBe('true');
-    expect(cellsOf(row)).toEqual(shown);
+    expect(cellsOf(row)).toBeUndefined();
     painter.paint([{ slot: 0, index: 3, row: record }], context());
     expect(row?.hasAttribute('aria-busy')).toBe(false);
+    expect(cellsOf(row)).toEqual(shown);
     expect(changes.takeRecords()).toEqual([]);
-    expect(ink.draws).toBe(draws);
+    expect(ink.draws).toBe(draws + 1);
     changes.disconnect();
+  });
+
+  it('draws each row in the canvas of its block of rows, over the rows, at its place', () => {
+    const placed = [14, 15, 16, 17].map((index, slot) => ({ slot, index, row: rowOf(index) }));
+    painter.paint(placed, context());
+    const canvases = [...body.querySelectorAll<HTMLCanvasElement>('.inks > canvas')];
+    // Rows 14 and 15 in the first block's canvas, 16 and 17 in the second's.
+    expect(canvases.map((c) => c.style.transform)).toEqual([
+      'translateY(0px)',
+      `translateY(${INK_BLOCK * 28}px)`,
+    ]);
+    expect(canvases.map((c) => [...(ink.drawn.get(c)?.keys() ?? [])])).toEqual([
+      [14 * 28, 15 * 28],
+      [0, 28],
+    ]);
+    expect(rowsIn(body).map((row) => cellsOf(row)?.[5])).toEqual([
+      '24.0000',
+      '25.0000',
+      '26.0000',
+      '27.0000',
+    ]);
+    // The canvases are after the rows (drawn over them), hidden from assistive technology.
+    expect(body.lastElementChild?.className).toBe('inks');
+    expect(body.lastElementChild?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('clears the ink of a row that leaves or moves, and frees a block no row is in', () => {
+    painter.paint(
+      [3, 4, 5].map((index, slot) => ({ slot, index, row: rowOf(index) })),
+      context(),
+    );
+    const [block] = body.querySelectorAll<HTMLCanvasElement>('.inks > canvas');
+    // A new record at the top pushes the three down a row: each is drawn at its new place, and
+    // the place nothing stands on any more is cleared.
+    painter.paint(
+      [
+        { slot: 0, index: 4, row: rowOf(3) },
+        { slot: 1, index: 5, row: rowOf(4) },
+      ],
+      context(),
+    );
+    expect([...(ink.drawn.get(block as HTMLCanvasElement)?.entries() ?? [])]).toEqual([
+      [4 * 28, expect.anything()],
+      [5 * 28, expect.anything()],
+    ]);
+    expect(cellsOf(rowsIn(body)[0])?.[5]).toBe('13.0000');
+
+    // A jump far away: the first block's canvas leaves the page, cleared, and is reused for
+    // the rows of the jump rather than a new one made.
+    painter.paint([{ slot: 0, index: 100, row: rowOf(100) }], context());
+    painter.paint([{ slot: 0, index: 200, row: rowOf(200) }], context());
+    const canvases = [...body.querySelectorAll<HTMLCanvasElement>('.inks > canvas')];
+    expect(canvases).toHaveLength(1);
+    expect(canvases[0]).toBe(block);
+    expect(canvases[0]?.style.transform).toBe(
+      `translateY(${Math.floor(200 / INK_BLOCK) * INK_BLOCK * 28}px)`,
+    );
+    expect([...(ink.drawn.get(block as HTMLCanvasElement)?.keys() ?? [])]).toEqual([
+      (200 % INK_BLOCK) * 28,
+    ]);
   });
 
   it('writes nothing when a paint changes nothing, and only what changed otherwise', () => {
@@ -241,7 +321,7 @@ describe('RowPainter', () => {
       ['attributes', 'aria-label'],
     ]);
     expect(ink.draws).toBe(draws + 1);
-    expect(cellsOf(body.children[1])?.[9]).toBe('Cancelled');
+    expect(cellsOf(rowsIn(body)[1])?.[9]).toBe('Cancelled');
   });
 
   it('compares with what it wrote, never reading a text back from the page', () => {
@@ -265,7 +345,7 @@ describe('RowPainter', () => {
     } finally {
       reads.mockRestore();
     }
-    expect(cellsOf(body.firstElementChild)).toEqual([
+    expect(cellsOf(rowsIn(body)[0])).toEqual([
       expect.stringMatching(/2025/),
       'ADA/USDM',
       '▼ Sell',
@@ -275,7 +355,7 @@ describe('RowPainter', () => {
       expect.stringMatching(/^0\.010000/),
       'Taker',
     ]);
-    expect(labelsOf(body.firstElementChild)[7]).toBe('Taker');
+    expect(labelsOf(rowsIn(body)[0])[7]).toBe('Taker');
   });
 
   it('keeps the elements in slot order as slots leave the page and come back', () => {
@@ -283,7 +363,7 @@ describe('RowPainter', () => {
       [0, 1, 2].map((slot) => ({ slot, index: 10 + slot, row: rowOf(10 + slot) })),
       context(),
     );
-    const [first, second, third] = [...body.children];
+    const [first, second, third] = rowsIn(body);
     painter.paint(
       [
         { slot: 0, index: 10, row: rowOf(10) },
@@ -291,13 +371,13 @@ describe('RowPainter', () => {
       ],
       context(),
     );
-    expect([...body.children]).toEqual([first, third]);
+    expect(rowsIn(body)).toEqual([first, third]);
     painter.paint(
       [0, 1, 2].map((slot) => ({ slot, index: 20 + slot, row: rowOf(20 + slot) })),
       context(),
     );
-    expect([...body.children]).toEqual([first, second, third]);
-    expect([...body.children].map((r) => r.id)).toEqual([
+    expect(rowsIn(body)).toEqual([first, second, third]);
+    expect(rowsIn(body).map((r) => r.id)).toEqual([
       'orders-row-20',
       'orders-row-21',
       'orders-row-22',
@@ -306,7 +386,7 @@ describe('RowPainter', () => {
 
   it('rebuilds the cells when the view changes between orders and fills, and for a bad record', () => {
     painter.paint([{ slot: 0, index: 0, row: fillRowOf(4) }], context({ view: 'trades' }));
-    const row = body.firstElementChild;
+    const row = rowsIn(body)[0];
     expect(cellsOf(row)).toEqual([
       expect.stringMatching(/2025/),
       'ADA/USDM',
@@ -324,7 +404,7 @@ describe('RowPainter', () => {
     // A record that does not read is the page's text, across the row, with nothing drawn.
     const broken = rowOf(5, { side: 'sideways' as never });
     painter.paint([{ slot: 0, index: 0, row: broken }], context({ view: 'open' }));
-    expect(row?.querySelector('canvas')).toBeNull();
+    expect(inkOf(row)).toBeUndefined();
     expect(row?.querySelector('.unreadable')?.textContent).toBe(
       'Order order-5: this record could not be read.',
     );

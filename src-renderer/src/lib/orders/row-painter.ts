@@ -42,15 +42,12 @@ interface RowElement {
   element: HTMLDivElement;
   shape: Shape | null;
   cells: Cell[];
-  /** Where the cells' texts are drawn (none for an unreadable row, whose text is the page's). */
-  canvas: HTMLCanvasElement | null;
-  /** The cells' texts as drawn, one per cell, rewritten in place by each fill. */
+  /** The cells' texts as drawn, one per cell, rewritten in place by each fill (none for an
+   * unreadable row, whose text is the page's). */
   ink: InkCell[];
-  /** The ink's measure the canvas was last drawn with (-1: not drawn). */
-  inked: number;
   /** The text of an unreadable row. */
   text: TextSlot | null;
-  /** "Reading…", over the cells while the row waits for its record (none for an unreadable one). */
+  /** "Reading…", in place of the cells while the row waits for its record (none for an unreadable one). */
   waiting: HTMLElement | null;
   /** Whether the row shows "Reading…" (null: not painted yet). */
   busy: boolean | null;
@@ -108,6 +105,22 @@ const STYLE: Record<Column, InkStyle> = {
 };
 const RIGHT = new Set<Column>(['price', 'amount', 'filled', 'average', 'value', 'fee']);
 
+/** Rows one canvas of ink holds: a block's canvas covers this many, from a multiple of it. */
+export const INK_BLOCK = 16;
+
+/** A canvas of ink for `INK_BLOCK` rows, and what each of its rows (strips) shows. */
+interface InkBlock {
+  canvas: HTMLCanvasElement;
+  /** The block's number (its first row is number × INK_BLOCK); -1: free. */
+  at: number;
+  /** The line each strip shows, and the ink's measure it was drawn under (-1: clear). */
+  lines: (OrderLine | FillLine | null)[];
+  inked: Int32Array;
+  /** The paint that last placed a row on each strip, and on the block. */
+  touched: Int32Array;
+  used: number;
+}
+
 /**
  * Draws the Orders table's rows straight into the page: each slot of `RowSlots` is one row
  * element, made once, kept while its slot is placed, and repainted by writing only the
@@ -116,8 +129,13 @@ const RIGHT = new Set<Column>(['price', 'amount', 'filled', 'average', 'value', 
  * rather than through thirty sets of reactive effects, it costs a few small writes and less
  * script and garbage per frame.
  *
- * The texts are drawn on a canvas in each row (`RowInk`: see there for why); each cell keeps its
- * text in `aria-label` for assistive technology, which reads the grid, not the canvas.
+ * The texts are drawn on canvases (`RowInk`: see there for why); each cell keeps its text in
+ * `aria-label` for assistive technology, which reads the grid, not the canvases. A canvas holds
+ * the ink of a block of `INK_BLOCK` rows, over them, rather than one canvas a row: the browser
+ * composites each canvas as a layer of its own, and with one a row every frame of a scroll moved
+ * some eighty layers, whose rebuilding was most of the garbage the page made while scrolling
+ * (its own heap's, collected in the pauses that made the worst frames). A row's ink is drawn in
+ * its strip of its block when its record or its place changes, and cleared while it waits.
  *
  * The elements keep the order of their slots in the page (a move would make them new to the
  * browser); the table gives assistive technology the list order with `aria-owns`.
@@ -135,11 +153,22 @@ export class RowPainter {
   #measure = 0;
   /** Whether the ink has measured the rows since the surface or the view last changed. */
   #measured = false;
+  /** Over the rows, the canvases of ink, a block of rows each (kept, and reused, as they leave). */
+  readonly #inks: HTMLElement;
+  readonly #blocks: InkBlock[] = [];
+  /** Counts the paints: a strip no row was placed on in this one is cleared. */
+  #paints = 0;
+  #rowHeight = 0;
 
   constructor(
     private readonly body: HTMLElement,
     private readonly ink: RowInk = new CanvasInk(),
-  ) {}
+  ) {
+    this.#inks = document.createElement('div');
+    this.#inks.className = 'inks';
+    this.#inks.setAttribute('aria-hidden', 'true');
+    body.append(this.#inks);
+  }
 
   paint(placed: readonly Placed<WireRow>[], context: PaintContext): void {
     const { view, markets, surface } = context;
@@ -151,6 +180,8 @@ export class RowPainter {
     }
     this.#view = view;
     this.#markets = markets;
+    this.#rowHeight = context.rowHeight;
+    this.#paints++;
     // Plain loops over reused arrays: this runs every frame of a scroll, and an iterator's
     // entries are garbage for the page's collector.
     const wasPlaced = this.#placed;
@@ -168,12 +199,109 @@ export class RowPainter {
       }
       previous = row.element;
       this.#update(row, entry, context, anew);
+      this.#stripUp(row, entry.index);
     }
     for (let slot = 0; slot < wasPlaced.length; slot++) {
       if (wasPlaced[slot] && !nowPlaced[slot]) this.#rows[slot]?.element.remove();
     }
     this.#placed = nowPlaced;
     this.#placing = wasPlaced;
+    this.#sweep();
+  }
+
+  /** Draws, keeps or clears the strip of the row at `index`, for what its row element shows. */
+  #stripUp(row: RowElement, index: number): void {
+    const block = this.#block(Math.floor(index / INK_BLOCK));
+    const strip = index % INK_BLOCK;
+    block.touched[strip] = this.#paints;
+    const line = row.busy || row.shape === 'unreadable' ? null : row.line;
+    if (line === null) {
+      this.#clearStrip(block, strip);
+      return;
+    }
+    if (block.lines[strip] === line && block.inked[strip] === this.#measure) return;
+    if (!this.#measured) {
+      this.#measured = true;
+      this.ink.measure(
+        row.element,
+        row.cells.map((cell) => cell.element),
+      );
+    }
+    block.lines[strip] = line;
+    block.inked[strip] = this.#measure;
+    this.ink.draw(block.canvas, INK_BLOCK * this.#rowHeight, strip * this.#rowHeight, row.ink);
+  }
+
+  #clearStrip(block: InkBlock, strip: number): void {
+    if (block.inked[strip] === -1) return;
+    block.inked[strip] = -1;
+    block.lines[strip] = null;
+    this.ink.clear(block.canvas, strip * this.#rowHeight);
+  }
+
+  /** The block of ink numbered `at`: the one showing it, or a free one (or a new one) moved there. */
+  #block(at: number): InkBlock {
+    const blocks = this.#blocks;
+    let free: InkBlock | undefined;
+    for (let k = 0; k < blocks.length; k++) {
+      const block = blocks[k] as InkBlock;
+      if (block.at === at) {
+        block.used = this.#paints;
+        return block;
+      }
+      if (block.at === -1) free ??= block;
+    }
+    const block = free ?? this.#newBlock();
+    block.at = at;
+    block.used = this.#paints;
+    const { style } = block.canvas;
+    style.height = `${INK_BLOCK * this.#rowHeight}px`;
+    style.transform = `translateY(${at * INK_BLOCK * this.#rowHeight}px)`;
+    if (!block.canvas.isConnected) this.#inks.append(block.canvas);
+    return block;
+  }
+
+  #newBlock(): InkBlock {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'ink';
+    const block: InkBlock = {
+      canvas,
+      at: -1,
+      lines: Array.from({ length: INK_BLOCK }, () => null),
+      inked: new Int32Array(INK_BLOCK).fill(-1),
+      touched: new Int32Array(INK_BLOCK),
+      used: 0,
+    };
+    this.#blocks.push(block);
+    return block;
+  }
+
+  /**
+   * After a paint: clears the strips no row was placed on (a row that left, or moved), and frees
+   * the blocks no row was placed in, clearing them and taking them out of the page.
+   */
+  #sweep(): void {
+    const paints = this.#paints;
+    const blocks = this.#blocks;
+    for (let k = 0; k < blocks.length; k++) {
+      const block = blocks[k] as InkBlock;
+      if (block.at === -1) continue;
+      if (block.used !== paints) {
+        block.at = -1;
+        let drawn = false;
+        for (let strip = 0; strip < INK_BLOCK; strip++) {
+          drawn ||= block.inked[strip] !== -1;
+          block.inked[strip] = -1;
+          block.lines[strip] = null;
+        }
+        if (drawn) this.ink.clear(block.canvas);
+        block.canvas.remove();
+        continue;
+      }
+      for (let strip = 0; strip < INK_BLOCK; strip++) {
+        if (block.touched[strip] !== paints) this.#clearStrip(block, strip);
+      }
+    }
   }
 
   #make(): RowElement {
@@ -185,9 +313,7 @@ export class RowPainter {
       element,
       shape: null,
       cells: [],
-      canvas: null,
       ink: [],
-      inked: -1,
       text: null,
       waiting: null,
       busy: null,
@@ -211,10 +337,7 @@ export class RowPainter {
       row.selected = selected;
       element.setAttribute('aria-selected', String(selected));
     }
-    if (!anew && entry.row === row.row && row.shape !== null) {
-      this.#inkUp(row);
-      return;
-    }
+    if (!anew && entry.row === row.row && row.shape !== null) return;
     row.row = entry.row;
     const line = entry.row && lineOf(entry.row, context.markets);
     const shape: Shape =
@@ -226,27 +349,12 @@ export class RowPainter {
     this.#wait(row, entry.row === undefined);
     if (line?.kind === 'unreadable') write(row.text, line.text);
     else if (line?.kind === shape) this.#fill(row, line);
-    this.#inkUp(row);
-  }
-
-  /** Draws a row's texts if they changed, or if the ink measured the rows since it was drawn. */
-  #inkUp(row: RowElement): void {
-    if (!row.canvas || row.line === null || row.inked === this.#measure) return;
-    if (!this.#measured) {
-      this.#measured = true;
-      this.ink.measure(
-        row.element,
-        row.cells.map((cell) => cell.element),
-      );
-    }
-    row.inked = this.#measure;
-    this.ink.draw(row.canvas, row.ink);
   }
 
   /**
-   * A row waiting for its record keeps the text it showed, covered by "Reading…" and hidden from
-   * assistive technology (the row is `aria-busy`): a row read again after a jump shows its
-   * record without drawing it twice. Nothing in the table's style depends on the row's state, so
+   * A row waiting for its record shows "Reading…" (its strip of ink is cleared) and its cells are
+   * hidden from assistive technology (the row is `aria-busy`); they keep their names, so a row
+   * read again after a jump writes none of them. Nothing in the table's style depends on the row's state, so
    * a row that starts or stops waiting restyles only its "Reading…", not its dozen cells (a
    * screen of rows does so at each jump). "Reading…" is made invisible rather than taken out of
    * the layout, which would lay out its text again each time it shows.
@@ -270,8 +378,6 @@ export class RowPainter {
     row.shape = shape;
     row.cells = [];
     row.ink = [];
-    row.canvas = null;
-    row.inked = -1;
     row.text = null;
     row.waiting = null;
     row.busy = null;
@@ -288,13 +394,8 @@ export class RowPainter {
       if (column === 'fee') runs.push({ text: '', style: 'numberMuted' });
       row.ink.push({ runs, right: RIGHT.has(column) });
     }
-    // After the cells, which the table's style sizes by their place in the row.
-    const canvas = document.createElement('canvas');
-    canvas.className = 'ink';
-    canvas.setAttribute('aria-hidden', 'true');
-    row.element.append(canvas);
-    row.canvas = canvas;
-    // Shown over the cells while the row waits for its record (see #wait).
+    // After the cells, which the table's style sizes by their place in the row; shown over
+    // them while the row waits for its record (see #wait).
     const waiting = this.#cell(row.element, 'waiting');
     write(textIn(waiting.element), 'Reading…');
     row.waiting = waiting.element;
@@ -312,7 +413,6 @@ export class RowPainter {
   #fill(row: RowElement, line: OrderLine | FillLine): void {
     if (line === row.line) return;
     row.line = line;
-    row.inked = -1;
     const columns = row.shape === 'fill' ? FILL_CELLS : ORDER_CELLS;
     for (let k = 0; k < columns.length; k++) {
       const column = columns[k];
