@@ -50,6 +50,8 @@ export interface RowInk {
   draw(canvas: HTMLCanvasElement, height: number, top: number, cells: readonly InkCell[]): void;
   /** Clears the strip `top` CSS pixels from `canvas`'s top, or all of it without `top`. */
   clear(canvas: HTMLCanvasElement, top?: number): void;
+  /** Gives up `canvas`'s pixels: it is not drawn on again. */
+  release(canvas: HTMLCanvasElement): void;
 }
 
 /**
@@ -378,6 +380,12 @@ export class CanvasInk implements RowInk {
       const dpr = this.#dpr;
       context.clearRect(0, Math.round(top * dpr), canvas.width, Math.round(this.#height * dpr));
     }
+  }
+
+  release(canvas: HTMLCanvasElement): void {
+    canvas.width = 0;
+    canvas.height = 0;
+    this.#contexts.delete(canvas);
   }
 
   /** A canvas's context, kept: each `getContext` call makes an object on the page's heap. */

@@ -79,6 +79,11 @@ class RecordedInk implements RowInk {
     if (top === undefined) this.drawn.delete(canvas);
     else this.drawn.get(canvas)?.delete(top);
   }
+  readonly released = new Set<HTMLCanvasElement>();
+  release(canvas: HTMLCanvasElement): void {
+    this.released.add(canvas);
+    this.drawn.delete(canvas);
+  }
 }
 let ink: RecordedInk;
 
@@ -280,6 +285,31 @@ describe('RowPainter', () => {
     expect([...(ink.drawn.get(block as HTMLCanvasElement)?.keys() ?? [])]).toEqual([
       (200 % INK_BLOCK) * 28,
     ]);
+    expect(ink.released.size).toBe(0);
+  });
+
+  it('keeps a few free blocks for the next jump and gives up the canvases of the rest', () => {
+    // Eight blocks of rows in the page, then a jump to one row: seven blocks are free.
+    const screen = (from: number) =>
+      Array.from({ length: 8 * INK_BLOCK }, (_, slot) => ({
+        slot,
+        index: from + slot,
+        row: rowOf(from + slot),
+      }));
+    painter.paint(screen(0), context());
+    const made = [...body.querySelectorAll<HTMLCanvasElement>('.inks > canvas')];
+    expect(made).toHaveLength(8);
+    painter.paint([{ slot: 0, index: 5000, row: rowOf(5000) }], context());
+    expect(body.querySelectorAll('.inks > canvas')).toHaveLength(1);
+    expect(ink.released.size).toBe(8 + 1 - 1 - 4);
+    // The kept ones are used again, cleared, when the rows come back.
+    painter.paint(screen(0), context());
+    const again = [...body.querySelectorAll<HTMLCanvasElement>('.inks > canvas')];
+    expect(again.filter((canvas) => made.includes(canvas))).toHaveLength(4);
+    expect(again.some((canvas) => ink.released.has(canvas))).toBe(false);
+    expect(rowsIn(body).map((row) => cellsOf(row)?.[5])).toEqual(
+      Array.from({ length: 8 * INK_BLOCK }, (_, i) => `${10 + i}.0000`),
+    );
   });
 
   it('writes nothing when a paint changes nothing, and only what changed otherwise', () => {

@@ -108,6 +108,9 @@ const RIGHT = new Set<Column>(['price', 'amount', 'filled', 'average', 'value', 
 /** Rows one canvas of ink holds: a block's canvas covers this many, from a multiple of it. */
 export const INK_BLOCK = 16;
 
+/** Free blocks kept for the paints that follow (a jump frees the blocks of a screen and needs as many). */
+const KEPT_FREE_BLOCKS = 4;
+
 /** A canvas of ink for `INK_BLOCK` rows, and what each of its rows (strips) shows. */
 interface InkBlock {
   canvas: HTMLCanvasElement;
@@ -278,16 +281,29 @@ export class RowPainter {
 
   /**
    * After a paint: clears the strips no row was placed on (a row that left, or moved), and frees
-   * the blocks no row was placed in, clearing them and taking them out of the page.
+   * the blocks no row was placed in, clearing them and taking them out of the page. A few free
+   * blocks are kept for the next paint; the canvases of the others are given up (a block's
+   * pixels are some megabytes on a large screen).
    */
   #sweep(): void {
     const paints = this.#paints;
     const blocks = this.#blocks;
+    let free = 0;
     for (let k = 0; k < blocks.length; k++) {
       const block = blocks[k] as InkBlock;
-      if (block.at === -1) continue;
+      if (block.at === -1) {
+        free++;
+        continue;
+      }
       if (block.used !== paints) {
         block.at = -1;
+        block.canvas.remove();
+        if (free >= KEPT_FREE_BLOCKS) {
+          blocks.splice(k--, 1);
+          this.ink.release(block.canvas);
+          continue;
+        }
+        free++;
         let drawn = false;
         for (let strip = 0; strip < INK_BLOCK; strip++) {
           drawn ||= block.inked[strip] !== -1;
@@ -295,7 +311,6 @@ export class RowPainter {
           block.lines[strip] = null;
         }
         if (drawn) this.ink.clear(block.canvas);
-        block.canvas.remove();
         continue;
       }
       for (let strip = 0; strip < INK_BLOCK; strip++) {
