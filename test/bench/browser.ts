@@ -69,6 +69,8 @@ export interface TraceEvent {
     animation_frame_timing_info?: { duration_ms?: number };
     /** A task's: the source file that posted it. */
     src_file?: string;
+    /** The start of a full collection's marking (`V8.GCIncrementalMarkingStart`): why. */
+    value?: { reason?: string; gc_reason?: string };
   };
 }
 

@@ -157,6 +157,8 @@ try {
   const worstWithoutGc: number[] = [];
   /** Full collections (V8's heap and Blink's together) within each round. */
   const fullCollections: number[] = [];
+  /** What set off the full collections of all rounds (V8's reasons), and how many each. */
+  const reasons: Record<string, number> = {};
   /** Scavenges (V8's young generation) within each round: the page's rate of garbage. */
   const minorCollections: number[] = [];
   /** The main thread's time in garbage collection within each round, wall and on a CPU. */
@@ -173,7 +175,8 @@ try {
     });
     await page.waitForTimeout(500);
     await browser.startTracing(page, {
-      categories: ['devtools.timeline', 'toplevel', 'blink.user_timing'],
+      // `v8`: the start of each full collection, with what set it off.
+      categories: ['devtools.timeline', 'toplevel', 'blink.user_timing', 'v8'],
     });
     const run = await page.evaluate(async () => {
       const grid = document.querySelector<HTMLElement>('[role=grid]');
@@ -299,6 +302,7 @@ try {
     gcInWorst.push(frames.gc[worstAt] ?? 0);
     worstWithoutGc.push(Math.max(...frames.work.filter((_, k) => frames.gc[k] === 0)));
     fullCollections.push(frames.fullCollections);
+    for (const reason of frames.fullReasons) reasons[reason] = (reasons[reason] ?? 0) + 1;
     minorCollections.push(frames.minorCollections);
     gcTime.push(frames.gcTime);
     gcCpu.push(frames.gcCpu);
@@ -325,6 +329,10 @@ try {
     // A round with none has a worst frame of its own work; one with some, usually a collection's.
     full_collections_per_round_median: percentile(fullCollections, 0.5),
     rounds_without_full_collection: fullCollections.filter((n) => n === 0).length,
+    full_collections_set_off_by:
+      Object.entries(reasons)
+        .map(([reason, count]) => `${reason} ×${count}`)
+        .join(', ') || 'none',
     minor_collections_per_round_median: percentile(minorCollections, 0.5),
     gc_ms_per_round_median: round(percentile(gcTime, 0.5)),
     gc_cpu_ms_per_round_median: round(percentile(gcCpu, 0.5)),
@@ -359,6 +367,8 @@ function frameWork(events: TraceEvent[]): {
   pattern: string[];
   gc: number[];
   fullCollections: number;
+  /** What set off each full collection whose marking started while scrolling. */
+  fullReasons: string[];
   minorCollections: number;
   gcTime: number;
   gcCpu: number;
@@ -443,6 +453,12 @@ function frameWork(events: TraceEvent[]): {
     pattern,
     gc,
     fullCollections: whileScrolling('MajorGC').length,
+    fullReasons: onMain
+      .filter((e) => e.name === 'V8.GCIncrementalMarkingStart' && e.ts >= from && e.ts <= to)
+      .map((e) => {
+        const { reason, gc_reason: trigger } = e.args?.value ?? {};
+        return reason && reason !== 'missing reason' ? reason : (trigger ?? 'unknown');
+      }),
     minorCollections: whileScrolling('MinorGC').length,
     gcTime: gcTime / 1000,
     gcCpu: gcCpu / 1000,
