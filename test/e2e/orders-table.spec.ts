@@ -90,6 +90,7 @@ const inkOf = (row: Locator) =>
         let last = -1;
         // The lightness (0 to 255) of the ink's solid pixels, for the theme it is drawn in.
         let light = 0;
+        const rgb = [0, 0, 0];
         let solid = 0;
         for (let x = Math.max(0, from - 4); x < Math.min(width, to + 4); x++) {
           for (let y = 0; y < height; y++) {
@@ -100,6 +101,7 @@ const inkOf = (row: Locator) =>
             last = x;
             if (alpha === 255) {
               light += ((data[at] ?? 0) + (data[at + 1] ?? 0) + (data[at + 2] ?? 0)) / 3;
+              for (let c = 0; c < 3; c++) rgb[c] = (rgb[c] ?? 0) + (data[at + c] ?? 0);
               solid++;
             }
           }
@@ -109,6 +111,8 @@ const inkOf = (row: Locator) =>
           inked: first >= 0,
           fromSide: first < 0 ? null : (right ? to - last : first - from) / scale,
           light: solid > 0 ? light / solid : null,
+          /** The colour of its solid pixels, as the page writes it ("rgb(r, g, b)"). */
+          color: solid > 0 ? `rgb(${rgb.map((c) => Math.round(c / solid)).join(', ')})` : null,
         };
       });
   });
@@ -205,6 +209,56 @@ for (const size of [
     await page.screenshot({ path: `${SHOTS}/orders-many-fills-${size.width}-dark.png` });
   });
 }
+
+test('in the system’s forced colours every text is drawn in its text colour, and the keyboard’s row is outlined', async ({
+  page,
+  harness,
+}) => {
+  await page.goto(`${harness.url}#/orders`);
+  await page.getByRole('tab', { name: 'Order history' }).click();
+  const grid = page.getByRole('grid', { name: 'Order history' });
+  await expect(page.getByText('20,000 orders')).toBeVisible();
+  const row = page.locator('#orders-row-1');
+  await expect(row).toHaveAccessibleName(/Sell/);
+  const textColor = () => row.evaluate((element) => getComputedStyle(element).color);
+  const side = async () => (await inkOf(row)).find((cell) => cell.name === 'Sell')?.color;
+  // The theme's own colours first: the side is drawn red, not in the text's colour.
+  await expect.poll(side).not.toBeNull();
+  expect(await side()).not.toBe(await textColor());
+
+  await page.emulateMedia({ forcedColors: 'active' });
+  await expect
+    .poll(async () => {
+      const color = await textColor();
+      const cells = await inkOf(row);
+      return cells.length > 0 && cells.every((cell) => cell.color === color);
+    })
+    .toBe(true);
+  // What is chosen keeps a mark the system's colours do not take away: the keyboard's row, the
+  // tab, the section.
+  await grid.focus();
+  await page.keyboard.press('ArrowDown');
+  const selected = grid.locator('[role=row][aria-selected=true]');
+  await expect(selected).toHaveCSS('outline-style', 'solid');
+  await expect(page.getByRole('tab', { name: 'Order history' })).toHaveCSS(
+    'outline-style',
+    'solid',
+  );
+  await expect(page.getByRole('tab', { name: 'Open orders' })).not.toHaveCSS(
+    'outline-style',
+    'solid',
+  );
+  await expect(page.locator('[aria-current=page]')).toHaveCSS('outline-style', 'solid');
+  await page.screenshot({ path: `${SHOTS}/orders-forced-colors.png` });
+  // And on Trade, the chosen side of the order form.
+  await page.goto(`${harness.url}#/trade`);
+  const sideOf = (name: string) => page.getByRole('radio', { name }).locator('xpath=..');
+  await expect(sideOf('Buy')).toHaveCSS('outline-style', 'solid');
+  await expect(sideOf('Sell')).not.toHaveCSS('outline-style', 'solid');
+  await page.getByRole('radio', { name: 'Sell' }).check();
+  await expect(sideOf('Sell')).toHaveCSS('outline-style', 'solid');
+  await page.screenshot({ path: `${SHOTS}/trade-forced-colors.png` });
+});
 
 test('the row the keyboard is on is always in the page, even before main has sent it', async ({
   page,

@@ -277,8 +277,12 @@ export class CanvasInk implements RowInk {
     const size = style.fontSize;
     const sans = style.fontFamily;
     const mono = style.getPropertyValue('--font-mono').trim() || 'monospace';
+    // In forced colours (a high-contrast theme of the system) the page's texts take the
+    // system's colour, and so does all the ink: the theme's own tones (its greens and reds) are
+    // not forced, and a side still reads by its arrow and its word.
+    const forced = globalThis.matchMedia?.('(forced-colors: active)').matches === true;
     const prop = (name: string, fallback: string) =>
-      style.getPropertyValue(name).trim() || fallback;
+      (!forced && style.getPropertyValue(name).trim()) || fallback;
     const text = style.color;
     const looks: Record<InkStyle, Look> = {
       text: { font: `400 ${size} ${sans}`, color: text, mono: false },
