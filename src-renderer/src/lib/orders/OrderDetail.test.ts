@@ -8,6 +8,7 @@ import OrderDetail from './OrderDetail.svelte';
 const show = (record: Serialized<Order>) =>
   render(OrderDetail, {
     props: {
+      orderId: record.id,
       order: Order.parse(record),
       markets: [Market.parse(ADA_USDM)],
       loading: false,
@@ -46,5 +47,27 @@ describe('an order’s terms as the detail names them', () => {
     show(orderOf({ type: 'limit', price: '0.6500', slippageBp: 0 }));
     expect(field('Slippage limit')).toBe('None (a limit order)');
     expect(field('Limit price')).toBe('0.6500 USDM');
+  });
+});
+
+describe('the heading', () => {
+  it('names the order asked for while its record is read, not a bare "Order"', () => {
+    render(OrderDetail, {
+      props: {
+        orderId: 'order-00019997',
+        order: null,
+        markets: [Market.parse(ADA_USDM)],
+        loading: true,
+        error: null,
+        cancelling: false,
+        canCancel: null,
+        onclose: () => undefined,
+        oncancel: () => undefined,
+      },
+    });
+    expect(screen.getByRole('heading', { level: 2 }).textContent?.trim()).toBe(
+      'Order order-00019997',
+    );
+    expect(screen.getByRole('status').textContent).toMatch(/Reading the order/);
   });
 });
