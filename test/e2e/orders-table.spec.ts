@@ -252,6 +252,11 @@ test('in the system’s forced colours every text is drawn in its text colour, a
   await page.screenshot({ path: `${SHOTS}/orders-forced-colors.png` });
   // And on Trade, the chosen side of the order form.
   await page.goto(`${harness.url}#/trade`);
+  // (These 20,000 fills are from 2024: none stands on a candle of today's chart, and none is
+  // pinned to its edge.)
+  await expect(page.getByRole('img', { name: /candles/ })).toHaveAccessibleName(
+    /0 of your fills marked/,
+  );
   const sideOf = (name: string) => page.getByRole('radio', { name }).locator('xpath=..');
   await expect(sideOf('Buy')).toHaveCSS('outline-style', 'solid');
   await expect(sideOf('Sell')).not.toHaveCSS('outline-style', 'solid');

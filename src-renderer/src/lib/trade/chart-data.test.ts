@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Candle, MarketTrade } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
-import { candlePoints, fillMarkers, liveCandles, tapeMark, updateFrom } from './chart-data';
+import {
+  candlePoints,
+  fillMarkers,
+  liveCandles,
+  markersOnCandles,
+  tapeMark,
+  updateFrom,
+} from './chart-data';
 import type { OwnFill } from './fills';
 
 const T0 = 1_740_830_400; // 2025-03-01T12:00:00Z, a 15-minute boundary
@@ -99,6 +106,23 @@ describe('fillMarkers', () => {
       { time: T0, side: 'buy', text: 'B 150', price: '0.62' },
       { time: T0, side: 'sell', text: 'S 40', price: '0.61' },
     ]);
+  });
+});
+
+describe('markersOnCandles', () => {
+  const marker = (time: number) => ({ time, side: 'buy' as const, text: 'B 1', price: '0.6' });
+  const candles = [T0, T0 + 900, T0 + 1800].map((t) => candle(t, '0.6', '0.6', '0.6', '0.6'));
+
+  it('keeps only the fills that have a candle shown to stand on', () => {
+    // A fill from before the chart's first candle, and one from a candle not read yet.
+    const markers = [marker(T0 - 900), marker(T0), marker(T0 + 1800), marker(T0 + 2700)];
+    expect(markersOnCandles(markers, candles).map((m) => m.time)).toEqual([T0, T0 + 1800]);
+    expect(markersOnCandles(markers, [])).toEqual([]);
+  });
+
+  it('hands back the same list when every fill is on a candle (the chart is not redrawn)', () => {
+    const markers = [marker(T0), marker(T0 + 900)];
+    expect(markersOnCandles(markers, candles)).toBe(markers);
   });
 });
 

@@ -162,6 +162,22 @@ export interface FillMarker {
   price: string;
 }
 
+/**
+ * The markers that stand on the candles shown: a fill older than the first candle (the history
+ * reaches further back than the chart) or newer than the last has no candle to stand on, and the
+ * chart would pin it to its nearest edge, where it marks a trade at a time it did not happen.
+ */
+export const markersOnCandles = (
+  markers: readonly FillMarker[],
+  candles: readonly Candle[],
+): readonly FillMarker[] => {
+  const first = candles[0]?.time;
+  const last = candles.at(-1)?.time;
+  if (first === undefined || last === undefined) return [];
+  const within = markers.filter((m) => m.time >= first && m.time <= last);
+  return within.length === markers.length ? markers : within;
+};
+
 /** More markers than this only clutter the candles: the most recent are kept. */
 export const MAX_MARKERS = 60;
 
