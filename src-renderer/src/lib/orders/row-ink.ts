@@ -10,10 +10,10 @@
  *
  * The copies are made here, pixel by pixel into one frame of memory, which is then put on the
  * row's canvas in one call (`putImageData`), rather than by the canvas (`drawImage`): each
- * `drawImage` call makes a small object on the browser's own heap (its image argument), and sixty
- * of them a row, a thousand rows a scroll, filled that heap into a full collection, whose pause
- * was the table's worst frame. A glyph's or word's picture is read once as its inked pixels only
- * (`Sprite`), so a copy touches only the pixels that have ink.
+ * `drawImage` call makes a small object on the browser's own heap (its image argument), sixty of
+ * them a row and a thousand rows a scroll, and that heap filling up is what sets off the full
+ * collections whose pauses make the table's worst frames. A glyph's or word's picture is read
+ * once as its inked pixels only (`Sprite`), so a copy touches only the pixels that have ink.
  *
  * The cells stay in the page, empty, with their text in `aria-label`: the grid is what assistive
  * technology reads and what a click finds. The canvas is hidden from it.
