@@ -5,13 +5,14 @@ import type { Serialized } from '../../../../src-shared/domain/amount';
 import { ADA_USDM, orderOf } from '../trade/fake-api';
 import OrderDetail from './OrderDetail.svelte';
 
-const show = (record: Serialized<Order>) =>
+/** The detail of `record`, or of the order `orderId` while its record is still being read. */
+const show = (record: Serialized<Order> | { id: string }) =>
   render(OrderDetail, {
     props: {
       orderId: record.id,
-      order: Order.parse(record),
+      order: 'side' in record ? Order.parse(record) : null,
       markets: [Market.parse(ADA_USDM)],
-      loading: false,
+      loading: !('side' in record),
       error: null,
       cancelling: false,
       canCancel: null,
@@ -52,19 +53,7 @@ describe('an order’s terms as the detail names them', () => {
 
 describe('the heading', () => {
   it('names the order asked for while its record is read, not a bare "Order"', () => {
-    render(OrderDetail, {
-      props: {
-        orderId: 'order-00019997',
-        order: null,
-        markets: [Market.parse(ADA_USDM)],
-        loading: true,
-        error: null,
-        cancelling: false,
-        canCancel: null,
-        onclose: () => undefined,
-        oncancel: () => undefined,
-      },
-    });
+    show({ id: 'order-00019997' });
     expect(screen.getByRole('heading', { level: 2 }).textContent?.trim()).toBe(
       'Order order-00019997',
     );
