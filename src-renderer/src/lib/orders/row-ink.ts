@@ -176,6 +176,9 @@ export const spriteOf = (
   return sprite;
 };
 
+/** A picture with no ink (what a glyph or word is where there is no canvas to draw it on). */
+const NO_INK = spriteOf(new Uint8ClampedArray(0), 0, 0, 0, 0);
+
 /**
  * Copies `sprite`'s pixels into `frame` with its left edge at column `left`, leaving out those at
  * or past `across` columns of the sprite and those outside the frame. Drawn over what is there as
@@ -462,9 +465,7 @@ export class CanvasInk implements RowInk {
     const glyphs: Sprite[] = [];
     for (let k = 0; k < GLYPHS.length; k++) {
       glyphs.push(
-        data
-          ? spriteOf(data, canvas.width, canvas.height, k * cell, (k + 1) * cell)
-          : spriteOf(new Uint8ClampedArray(0), 0, 0, 0, 0),
+        data ? spriteOf(data, canvas.width, canvas.height, k * cell, (k + 1) * cell) : NO_INK,
       );
     }
     const atlas = { glyphs, advance, cell };
@@ -492,9 +493,7 @@ export class CanvasInk implements RowInk {
     const context = this.#context(canvas, look);
     context?.fillText(run.text, PAD, this.#baseline * dpr);
     const data = context?.getImageData(0, 0, canvas.width, canvas.height).data;
-    const sprite = data
-      ? spriteOf(data, canvas.width, canvas.height, 0, canvas.width)
-      : spriteOf(new Uint8ClampedArray(0), 0, 0, 0, 0);
+    const sprite = data ? spriteOf(data, canvas.width, canvas.height, 0, canvas.width) : NO_INK;
     const word = { sprite, width, across: canvas.width };
     ofStyle.set(run.text, word);
     this.#wordCount++;
