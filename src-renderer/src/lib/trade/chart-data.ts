@@ -162,6 +162,8 @@ export interface FillMarker {
   price: string;
 }
 
+const NO_MARKERS: readonly FillMarker[] = [];
+
 /**
  * The markers that stand on the candles shown: a fill older than the first candle (the history
  * reaches further back than the chart) or newer than the last has no candle to stand on, and the
@@ -173,7 +175,7 @@ export const markersOnCandles = (
 ): readonly FillMarker[] => {
   const first = candles[0]?.time;
   const last = candles.at(-1)?.time;
-  if (first === undefined || last === undefined) return [];
+  if (first === undefined || last === undefined) return NO_MARKERS;
   const within = markers.filter((m) => m.time >= first && m.time <= last);
   return within.length === markers.length ? markers : within;
 };
