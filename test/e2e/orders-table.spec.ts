@@ -210,7 +210,7 @@ for (const size of [
   });
 }
 
-test('in the system’s forced colours every text is drawn in its text colour, and the keyboard’s row is outlined', async ({
+test('in the system’s forced colours every text and mark is drawn in its text colour, and what is chosen is outlined', async ({
   page,
   harness,
 }) => {
@@ -262,6 +262,15 @@ test('in the system’s forced colours every text is drawn in its text colour, a
   await expect(sideOf('Sell')).not.toHaveCSS('outline-style', 'solid');
   await page.getByRole('radio', { name: 'Sell' }).check();
   await expect(sideOf('Sell')).toHaveCSS('outline-style', 'solid');
+  // The market data's dot (a background, which forced colours would take away) as its words.
+  const marketData = page.getByText(/^Market data:/).locator('xpath=..');
+  const dotAndWords = () =>
+    marketData.evaluate((line) => [
+      getComputedStyle(line.querySelector('.dot') as Element).backgroundColor,
+      getComputedStyle(line).color,
+    ]);
+  const [dot, words] = await dotAndWords();
+  expect(dot).toBe(words);
   await page.screenshot({ path: `${SHOTS}/trade-forced-colors.png` });
 });
 

@@ -61,6 +61,31 @@ test('the shell shows every section and the app:info travelling from main', asyn
   expect(consoleErrors).toEqual([]);
 });
 
+test('in the system’s forced colours the status bar still shows the network’s dot and the connection’s bars', async ({
+  page,
+  harness,
+}) => {
+  await page.emulateMedia({ forcedColors: 'active' });
+  await page.goto(harness.url);
+  const status = page.getByRole('contentinfo', { name: 'Status' });
+  await expect(status).toContainText('Exchange: Live');
+  // (Forced colours give every background the system's canvas colour: a mark drawn as a
+  // background vanishes into the bar unless it keeps a colour of its own.)
+  const backgrounds = (selector: string) =>
+    status
+      .locator(selector)
+      .evaluateAll((marks) => marks.map((mark) => getComputedStyle(mark).backgroundColor));
+  const [canvas, text] = await status.evaluate((footer) => {
+    const style = getComputedStyle(footer);
+    return [style.backgroundColor, style.color];
+  });
+  expect(canvas).not.toBe(text);
+  // Drawn in the system's text colour, as the words beside them are.
+  expect(await backgrounds('.dot')).toEqual([text]);
+  expect(await backgrounds('.bars i')).toEqual([text, text, text]);
+  await status.screenshot({ path: 'test-results/screens/status-forced-colors.png' });
+});
+
 test('the theme switches between light and dark and is remembered', async ({ page, harness }) => {
   await page.goto(`${harness.url}#/settings`);
   await createWalletFromUi(page);

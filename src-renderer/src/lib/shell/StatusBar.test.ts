@@ -74,6 +74,26 @@ describe('StatusBar', () => {
     expect(item.textContent).toContain('Exchange: Offline');
   });
 
+  it('lights the connection’s bars by its state: three live, two polling, one connecting, none offline', async () => {
+    const { container, rerender } = render(StatusBar, { ...base, session: null });
+    const litBars = () => container.querySelectorAll('.bars i.lit').length;
+    expect(container.querySelectorAll('.bars i')).toHaveLength(3);
+    expect(litBars()).toBe(0);
+    for (const [state, lit] of [
+      ['live', 3],
+      ['polling', 2],
+      ['connecting', 1],
+      ['offline', 0],
+    ] as const) {
+      await rerender({
+        ...base,
+        session: null,
+        connection: { state, network: 'production', detail: '', since: '' },
+      });
+      expect(litBars(), state).toBe(lit);
+    }
+  });
+
   it('names the watch-only wallet as such and counts unread activity', () => {
     render(StatusBar, {
       ...base,
