@@ -271,6 +271,43 @@ test('in the system’s forced colours every text and mark is drawn in its text 
     ]);
   const [dot, words] = await dotAndWords();
   expect(dot).toBe(words);
+  // The chart (canvases, which forced colours do not reach) in the system's colours too: not a
+  // pixel in the theme's buy or sell colour, its candles in the text's colour.
+  const chart = page.getByRole('img', { name: /candles/ });
+  await expect
+    .poll(() =>
+      chart.evaluate((element) => {
+        const rgbOf = (color: string) => {
+          const probe = document.createElement('span');
+          probe.style.cssText = `forced-color-adjust: none; color: ${color}`;
+          document.body.append(probe);
+          const [r, g, b] = (getComputedStyle(probe).color.match(/\d+/g) ?? []).map(Number);
+          probe.remove();
+          return `${r},${g},${b}`;
+        };
+        const root = getComputedStyle(document.documentElement);
+        const theme = new Set(
+          ['--buy', '--sell'].map((name) => rgbOf(root.getPropertyValue(name))),
+        );
+        const text = rgbOf('CanvasText');
+        let themed = 0;
+        let inText = 0;
+        for (const canvas of element.querySelectorAll('canvas')) {
+          if (canvas.width === 0 || canvas.height === 0) continue;
+          const data = canvas
+            .getContext('2d')
+            ?.getImageData(0, 0, canvas.width, canvas.height).data;
+          for (let k = 0; data && k < data.length; k += 4) {
+            if (data[k + 3] !== 255) continue;
+            const pixel = `${data[k]},${data[k + 1]},${data[k + 2]}`;
+            if (theme.has(pixel)) themed++;
+            if (pixel === text) inText++;
+          }
+        }
+        return { themed, drawnInText: inText > 100 };
+      }),
+    )
+    .toEqual({ themed: 0, drawnInText: true });
   await page.screenshot({ path: `${SHOTS}/trade-forced-colors.png` });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Candle, MarketTrade } from '../../../../src-shared/domain';
 import { Money } from '../../../../src-shared/money';
 import {
+  chartColors,
   candlePoints,
   fillMarkers,
   liveCandles,
@@ -167,5 +168,58 @@ describe('updateFrom (what a trade hands the chart)', () => {
       updateFrom(read, [...read.slice(0, 2), candle(T0 + 900, '0.6', '0.6', '0.6', '0.6')]),
     ).toBeNull();
     expect(updateFrom([], read)).toBeNull();
+  });
+});
+
+describe('chartColors', () => {
+  const THEME: Record<string, string> = {
+    '--buy': '#0a0',
+    '--sell': '#a00',
+    '--buy-soft': '#0a03',
+    '--sell-soft': '#a003',
+    '--text-muted': '#888',
+    '--border': '#333',
+    '--border-strong': '#444',
+    '--bg-panel': '#111',
+  };
+  const SYSTEM = {
+    Canvas: 'rgb(0, 0, 0)',
+    CanvasText: 'rgb(255, 255, 255)',
+    GrayText: 'rgb(128, 128, 128)',
+  };
+
+  it('draws rising candles and buys in the theme’s buy colour, falling ones and sells in its sell colour', () => {
+    const c = chartColors(
+      false,
+      (name) => THEME[name] ?? '',
+      (keyword) => SYSTEM[keyword],
+    );
+    expect([c.up, c.upLine, c.buyMarker]).toEqual(['#0a0', '#0a0', '#0a0']);
+    expect([c.down, c.downLine, c.sellMarker]).toEqual(['#a00', '#a00', '#a00']);
+    expect([c.upVolume, c.downVolume, c.background]).toEqual(['#0a03', '#a003', '#111']);
+    expect(c.outlined).toBe(false);
+  });
+
+  it('in forced colours uses only the system’s, and tells rising from falling candles by fill, not hue', () => {
+    const read: string[] = [];
+    const c = chartColors(
+      true,
+      (name) => {
+        read.push(name);
+        return THEME[name] ?? '';
+      },
+      (keyword) => SYSTEM[keyword],
+    );
+    expect(read).toEqual([]);
+    const system = new Set(Object.values(SYSTEM));
+    for (const color of Object.values(c))
+      if (typeof color === 'string') expect(system).toContain(color);
+    // A rising candle is hollow: the background inside an outline in the text's colour.
+    expect(c.outlined).toBe(true);
+    expect(c.up).toBe(c.background);
+    expect(c.upLine).toBe(c.text);
+    // A falling one is filled in the text's colour.
+    expect(c.down).toBe(c.text);
+    expect(c.up).not.toBe(c.down);
   });
 });

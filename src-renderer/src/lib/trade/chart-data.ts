@@ -221,3 +221,74 @@ export const fillMarkers = (
       price: g.qty.greaterThan(0) ? g.value.div(g.qty).toFixed() : '0',
     }));
 };
+
+/** The chart's colours, as CSS colours the canvas can draw with. */
+export interface ChartColors {
+  text: string;
+  grid: string;
+  background: string;
+  border: string;
+  /** A rising candle's body, its outline and wick; a falling one's. */
+  up: string;
+  upLine: string;
+  down: string;
+  downLine: string;
+  /** Whether the candles are outlined (only where the bodies alone would not tell them apart). */
+  outlined: boolean;
+  upVolume: string;
+  downVolume: string;
+  buyMarker: string;
+  sellMarker: string;
+}
+
+/**
+ * The chart's colours: the theme's, read by `themeColor` (a custom property's value); or, when the
+ * system forces its own colours (a high-contrast theme), the system's, read by `systemColor`
+ * (a system colour keyword resolved to a colour). There the theme's greens and reds are gone, as
+ * they are from the page's text: a rising candle is hollow (the background inside an outline in
+ * the text's colour) and a falling one filled in the text's colour, as charts printed in one
+ * colour draw them; a fill's arrow points up for a buy and down for a sell.
+ */
+export const chartColors = (
+  forced: boolean,
+  themeColor: (name: string) => string,
+  systemColor: (keyword: 'Canvas' | 'CanvasText' | 'GrayText') => string,
+): ChartColors => {
+  if (forced) {
+    const canvas = systemColor('Canvas');
+    const text = systemColor('CanvasText');
+    const gray = systemColor('GrayText');
+    return {
+      text,
+      grid: gray,
+      background: canvas,
+      border: text,
+      up: canvas,
+      upLine: text,
+      down: text,
+      downLine: text,
+      outlined: true,
+      upVolume: gray,
+      downVolume: gray,
+      buyMarker: text,
+      sellMarker: text,
+    };
+  }
+  const buy = themeColor('--buy');
+  const sell = themeColor('--sell');
+  return {
+    text: themeColor('--text-muted'),
+    grid: themeColor('--border'),
+    background: themeColor('--bg-panel'),
+    border: themeColor('--border-strong'),
+    up: buy,
+    upLine: buy,
+    down: sell,
+    downLine: sell,
+    outlined: false,
+    upVolume: themeColor('--buy-soft'),
+    downVolume: themeColor('--sell-soft'),
+    buyMarker: buy,
+    sellMarker: sell,
+  };
+};
