@@ -19,6 +19,8 @@
  * technology reads and what a click finds. The canvas is hidden from it.
  */
 
+import { forcedColors } from '../theme/forced-colors';
+
 /** How a piece of a cell's text looks: the styles the table's cells use. */
 const INK_STYLES = ['text', 'muted', 'number', 'numberMuted', 'buy', 'sell', 'failed'] as const;
 export type InkStyle = (typeof INK_STYLES)[number];
@@ -283,7 +285,7 @@ export class CanvasInk implements RowInk {
     // In forced colours (a high-contrast theme of the system) the page's texts take the
     // system's colour, and so does all the ink: the theme's own tones (its greens and reds) are
     // not forced, and a side still reads by its arrow and its word.
-    const forced = globalThis.matchMedia?.('(forced-colors: active)').matches === true;
+    const forced = forcedColors()?.matches === true;
     const prop = (name: string, fallback: string) =>
       (!forced && style.getPropertyValue(name).trim()) || fallback;
     const text = style.color;
