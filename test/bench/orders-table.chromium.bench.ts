@@ -263,7 +263,7 @@ try {
   // minutes of use; here, without a warm-up, in the first rounds of scrolling. To measure
   // scrolling as it is afterwards, the list is scrolled through unmeasured until the reducer has
   // made its two (at most three times); what they cost is reported beside the rounds.
-  const settled = await settleMemoryReducer();
+  const warmUp = await warmUpPastMemoryReducer();
 
   // Scrolling, under Chromium's trace: one step of the pattern a frame.
   const worst: number[] = [];
@@ -361,9 +361,9 @@ try {
         round(percentile(values, 0.5)),
       ]),
     ),
-    warm_up_rounds: settled.warmUps,
-    warm_up_memory_reducer_collections: settled.reducerCollections,
-    warm_up_memory_reducer_pause_worst_ms: settled.reducerPauseWorst,
+    warm_up_rounds: warmUp.warmUps,
+    warm_up_memory_reducer_collections: warmUp.reducerCollections,
+    warm_up_memory_reducer_pause_worst_ms: warmUp.reducerPauseWorst,
     frames_with_rows_waiting_pct: round(percentile(waiting, 0.5) * 100, 1),
     rows_filled_after_move_median: round(percentile(settle, 0.5)),
     rows_filled_after_move_worst: round(Math.max(...settle)),
@@ -376,7 +376,7 @@ try {
    * most three times; says how many times, how many of its collections were seen and the longest
    * of their pauses.
    */
-  async function settleMemoryReducer(): Promise<{
+  async function warmUpPastMemoryReducer(): Promise<{
     warmUps: number;
     reducerCollections: number;
     reducerPauseWorst: number;
